@@ -1,10 +1,143 @@
 package heldcall
 
-import "golang.org/x/tools/go/analysis"
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
 
-// Analyzer reports calls and operations that block or run foreign code while a lock is held.
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/guard"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/summary"
+	"github.com/lockaudit/lockaudit/passes/internal/suppress"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports calls and operations that can block, or that run code the
+// critical section does not control, executed while a lock is held.
 var Analyzer = &analysis.Analyzer{
-	Name: "heldcall",
-	Doc:  "report blocking calls and foreign code executed while a lock is held",
-	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	Name:     "heldcall",
+	Doc:      docText(doc),
+	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/heldcall",
+	Requires: []*analysis.Analyzer{summary.Analyzer, inspect.Analyzer},
+	Run:      guard.Run(run),
+}
+
+func init() {
+	Analyzer.Flags.Var(catalog.Flag, "block",
+		"extra blocking functions, comma-separated name=category pairs, such as 'example.com/db.(*Client).Query=db' (categories: "+strings.Join(catalog.Kinds, ", ")+")")
+}
+
+func run(pass *analysis.Pass, at *token.Pos) (any, error) {
+	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall")}
+	for _, f := range res.Funcs {
+		if f.Flow == nil {
+			continue
+		}
+		*at = f.Fn.Pos()
+		for _, ev := range f.Flow.Events {
+			held := ev.State.MustHeld()
+			if len(held) == 0 {
+				continue
+			}
+			if fd := c.classify(f, ev.Instr, held); fd != nil {
+				c.report(f, ev.Instr, fd)
+			}
+		}
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	res   *summary.Result
+	rep   *suppress.Reporter
+	calls map[token.Pos]*ast.CallExpr // by Lparen, built on first use
+}
+
+// source renders the function expression of the call at lparen as written,
+// falling back to the SSA value's name.
+func (c *checker) source(lparen token.Pos, v ssa.Value) string {
+	if c.calls == nil {
+		c.calls = map[token.Pos]*ast.CallExpr{}
+		insp := c.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+		insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+			ce := n.(*ast.CallExpr)
+			c.calls[ce.Lparen] = ce
+		})
+	}
+	if ce, ok := c.calls[lparen]; ok {
+		return types.ExprString(ce.Fun)
+	}
+	return summary.ValueName(v)
+}
+
+// A finding is one offending operation under a lock.
+type finding struct {
+	category string
+	what     string           // "call of func value job"
+	held     []lockstate.Held // the locks it is held across, in acquisition order
+}
+
+func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
+	pos := instr.Pos()
+	if !pos.IsValid() {
+		return
+	}
+	lock := fd.held[len(fd.held)-1] // the innermost lock
+	d := analysis.Diagnostic{
+		Pos:      pos,
+		Category: fd.category,
+		Message:  fmt.Sprintf("%s held across %s (%s)", lock.Name, fd.what, c.where(lock)),
+	}
+	d.Related = append(d.Related, analysis.RelatedInformation{Pos: lock.Pos, Message: lock.Name + " locked here"})
+	for i := len(fd.held) - 2; i >= 0; i-- {
+		h := fd.held[i]
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Pos, Message: h.Name + " locked here"})
+	}
+	if fix, ok := c.moveUnlock(f, instr, fd); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	c.rep.Report(d)
+}
+
+// where says where the lock was taken and whether a defer keeps it held.
+func (c *checker) where(h lockstate.Held) string {
+	p := c.pass.Fset.Position(h.Pos)
+	s := fmt.Sprintf("locked at %s:%d", filepath.Base(p.Filename), p.Line)
+	if h.Deferred {
+		s += ", released by defer"
+	}
+	return s
+}
+
+// docText drops the copyright-free doc.go preamble down to the package comment.
+func docText(src string) string {
+	var lines []string
+	for _, l := range strings.Split(src, "\n") {
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		l = strings.TrimPrefix(l, "//")
+		l = strings.TrimPrefix(l, " ")
+		lines = append(lines, l)
+	}
+	text := strings.TrimSpace(strings.Join(lines, "\n"))
+	text = strings.TrimPrefix(text, "Package heldcall defines an Analyzer that ")
+	if text != "" {
+		text = strings.ToUpper(text[:1]) + text[1:]
+	}
+	return text
 }

@@ -1,0 +1,176 @@
+package heldcall
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/summary"
+)
+
+// classify decides whether instr, executed while the locks held are held, is
+// a finding, and of which category.
+func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockstate.Held) *finding {
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		return &finding{category: "chan", what: "channel send", held: held}
+	case *ssa.UnOp:
+		if instr.Op == token.ARROW {
+			return &finding{category: "chan", what: "channel receive", held: held}
+		}
+	case *ssa.Select:
+		if instr.Blocking {
+			return &finding{category: "select", what: "blocking select", held: held}
+		}
+	case *ssa.Call:
+		return c.classifyCall(f, instr.Common(), held)
+	}
+	return nil
+}
+
+func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []lockstate.Held) *finding {
+	op := lockstate.OpOf(call)
+	switch op.Kind {
+	case lockstate.Acquire, lockstate.Release, lockstate.TryAcq:
+		return nil // nested locking is lockorder's and shardlock's business
+	case lockstate.CondWait:
+		// Wait releases the Cond's L: only other locks stay held.
+		l := c.res.CondLock(f.Flow.IDOf(op.Recv).Class)
+		if l == "" {
+			return nil
+		}
+		if others := without(held, l); len(others) > 0 {
+			return &finding{category: catalog.Wait, what: "call of (*sync.Cond).Wait", held: others}
+		}
+		return nil
+	}
+	cat := c.res.Catalog
+	if call.IsInvoke() {
+		return c.classifyInvoke(call, held)
+	}
+	callee := summary.StaticCallee(call)
+	if callee == nil {
+		if _, ok := call.Value.(*ssa.Builtin); ok {
+			return nil
+		}
+		return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held}
+	}
+	if cf := c.res.Func(callee); cf != nil && cf.InPlace {
+		return nil // its body is checked in this context
+	}
+	name := c.calleeName(callee)
+	if obj := summary.FuncObject(callee); obj != nil {
+		if kind, ok := cat.Blocking(obj); ok {
+			return &finding{category: kind, what: "call of " + name, held: held}
+		}
+	}
+	s := c.res.SummaryOf(callee)
+	if s == nil {
+		return nil
+	}
+	if r := s.Block; r != nil {
+		if hs := c.blockedBy(r, held); len(hs) > 0 {
+			return &finding{category: "blocks", what: "call of " + name + ", which blocks: " + c.chain(r), held: hs}
+		}
+	}
+	// Func values handed to a callee that calls them.
+	for i, arg := range call.Args {
+		if !s.CallsParam(i) {
+			continue
+		}
+		if g := summary.ClosureFn(arg); g != nil {
+			if gs := c.res.SummaryOf(g); gs != nil && gs.Block != nil {
+				if hs := c.blockedBy(gs.Block, held); len(hs) > 0 {
+					return &finding{category: "blocks", what: "call of " + name + " with a func that blocks: " + c.chain(gs.Block), held: hs}
+				}
+			}
+			continue
+		}
+		if !summary.IsNil(arg) {
+			return &finding{category: "callback", what: "call of " + name + ", which calls func value " + summary.ValueName(arg), held: held}
+		}
+	}
+	if r := s.Callback; r != nil {
+		return &finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: held}
+	}
+	return nil
+}
+
+// classifyInvoke classifies an interface method call.
+func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *finding {
+	m := call.Method
+	if kind, ok := c.res.Catalog.Blocking(m); ok {
+		return &finding{category: kind, what: "call of " + ifaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+	}
+	if !m.Exported() && m.Pkg() == c.pass.Pkg {
+		// Only the package's own types implement an unexported method:
+		// judge the call by what they do.
+		for _, impl := range c.res.Implementations(call) {
+			if s := c.res.SummaryOf(impl); s != nil && s.Block != nil {
+				if hs := c.blockedBy(s.Block, held); len(hs) > 0 {
+					return &finding{category: "blocks", what: "call of " + ifaceMethodName(call.Value.Type(), m, c.pass.Pkg) + ", which blocks: " + c.chain(s.Block), held: hs}
+				}
+			}
+		}
+		return nil
+	}
+	if catalog.Cheap(call.Value.Type(), m) {
+		return nil
+	}
+	return &finding{category: "interface", what: "call of interface method " + ifaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+}
+
+// blockedBy returns the held locks that a blocking reason blocks: all of
+// them, except that a sync.Cond wait releases the Cond's own lock.
+func (c *checker) blockedBy(r *summary.Reason, held []lockstate.Held) []lockstate.Held {
+	if r.CondLock != "" {
+		return without(held, r.CondLock)
+	}
+	return held
+}
+
+func without(held []lockstate.Held, class string) []lockstate.Held {
+	var out []lockstate.Held
+	for _, h := range held {
+		if h.Class != class {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// chain renders a reason chain with the current package's qualifier dropped.
+func (c *checker) chain(r *summary.Reason) string {
+	prefix := c.pass.Pkg.Name() + "."
+	parts := make([]string, len(r.Chain))
+	for i, p := range r.Chain {
+		parts[i] = strings.TrimPrefix(p, prefix)
+	}
+	return strings.Join(parts, " -> ")
+}
+
+func (c *checker) calleeName(fn *ssa.Function) string {
+	return strings.TrimPrefix(summary.SSAFuncName(fn, nil), c.pass.Pkg.Name()+".")
+}
+
+// ifaceMethodName renders an interface method as "io.Writer.Write".
+func ifaceMethodName(t types.Type, m *types.Func, from *types.Package) string {
+	qual := types.RelativeTo(from)
+	if recv := m.Signature().Recv(); recv != nil {
+		if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
+			return types.TypeString(n, qual) + "." + m.Name()
+		}
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return types.TypeString(n, qual) + "." + m.Name()
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return tp.Obj().Name() + "." + m.Name()
+	}
+	return m.Name()
+}
+

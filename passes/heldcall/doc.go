@@ -1,0 +1,64 @@
+// Package heldcall defines an Analyzer that reports calls and operations
+// that can block, or that run code the critical section does not control,
+// executed while a lock is held.
+//
+// # Analyzer heldcall
+//
+// heldcall: report blocking calls and foreign code executed while a lock is held
+//
+// A lock held across a call serialises everything the call does. A worker
+// pool that pops a job under its queue's mutex and runs the job before
+// unlocking runs one job at a time, however many workers it has:
+//
+//	q.mu.Lock()
+//	job := q.pop()
+//	job() // q.mu held across call of func value job
+//	q.mu.Unlock()
+//
+// The fix is to release the lock before the call:
+//
+//	q.mu.Lock()
+//	job := q.pop()
+//	q.mu.Unlock()
+//	job()
+//
+// The analyzer tracks the set of locks held at every instruction (a
+// flow-sensitive dataflow over SSA that understands defer, TryLock branches,
+// sync.Cond.Wait, sync.Locker, embedded mutexes, lock wrappers, closures
+// invoked in place and generics) and reports, while a lock is held for
+// certain on every path:
+//
+//   - callback: a call of a func value, a func field or a method value;
+//   - interface: a call of an interface method, unless the method is known
+//     to be cheap (error.Error, fmt.Stringer, context.Context, hash.Hash,
+//     sort.Interface, loggers, metrics, ...);
+//   - chan: a channel send or receive;
+//   - select: a select statement without a default case;
+//   - sleep: time.Sleep;
+//   - wait: sync.WaitGroup.Wait, a sync.Cond.Wait that keeps another lock
+//     held, errgroup.Group.Wait, ...;
+//   - net, file, exec, db: network, file-system, child-process and
+//     database/sql calls from the blocking catalogue;
+//   - blocks: a call of a function that blocks transitively, in this
+//     package or another one; the message gives the chain of calls.
+//
+// Taking another lock while one is held is not reported here (see lockorder
+// and shardlock). A sync.Cond.Wait on the Cond whose L is the held lock
+// releases it and is not reported. Starting a goroutine under a lock is not
+// reported.
+//
+// The blocking catalogue can be extended with the -block flag, a
+// comma-separated list of name=category pairs where name is written as
+// types.Func.FullName prints it:
+//
+//	-heldcall.block='example.com/store.(*Client).Fetch=net,example.com/store.Flush=file'
+//
+// Where moving an explicit Unlock above the offending call is provably
+// safe (the call is the last statement before the Unlock, its operands are
+// local variables or constants of basic type, and nothing else is held), a
+// suggested fix does so.
+//
+// A finding is silenced by a comment on its line or the line above:
+//
+//	//lockaudit:ignore heldcall the callback is documented to be cheap
+package heldcall

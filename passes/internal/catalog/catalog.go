@@ -1,0 +1,111 @@
+// Package catalog is lockaudit's blocking catalogue: which functions and
+// interface methods block (and why), and which interface methods are known to
+// be cheap and non-blocking, so that calling them under a lock is not a finding.
+//
+// The catalogue is data. Entries are keyed by types.Func.FullName, for example
+// "time.Sleep", "(*sync.WaitGroup).Wait" or "(net.Conn).Read". Users extend it
+// with Catalog.Add (the heldcall -block flag and the golangci-lint settings).
+package catalog
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// Categories of blocking operations, as used in heldcall diagnostics.
+const (
+	Sleep = "sleep"
+	Wait  = "wait"
+	Net   = "net"
+	File  = "file"
+	Exec  = "exec"
+	DB    = "db"
+)
+
+// Kinds is the set of categories an entry may have.
+var Kinds = []string{DB, Exec, File, Net, Sleep, Wait}
+
+// A Catalog maps function names to the category of blocking they do.
+type Catalog struct {
+	blocking map[string]string
+}
+
+// Default returns a new catalogue with the standard library and common
+// ecosystem entries.
+func Default() *Catalog {
+	c := &Catalog{blocking: make(map[string]string, len(stdBlocking))}
+	for name, kind := range stdBlocking {
+		c.blocking[name] = kind
+	}
+	return c
+}
+
+// Add records name as blocking with the given category. name uses the
+// types.Func.FullName form: "pkg/path.Func", "(*pkg/path.T).Method" or
+// "(pkg/path.Interface).Method".
+func (c *Catalog) Add(name, kind string) error {
+	if !validKind(kind) {
+		return fmt.Errorf("unknown blocking category %q for %s (want one of %s)", kind, name, strings.Join(Kinds, ", "))
+	}
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return fmt.Errorf("bad function name %q", name)
+	}
+	c.blocking[name] = kind
+	return nil
+}
+
+// ParseList adds entries from a comma-separated list of name=category pairs.
+func (c *Catalog) ParseList(list string) error {
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, kind, ok := strings.Cut(item, "=")
+		if !ok {
+			return fmt.Errorf("bad blocking entry %q: want name=category", item)
+		}
+		if err := c.Add(strings.TrimSpace(name), strings.TrimSpace(kind)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Blocking reports the category of fn if the catalogue says it blocks.
+func (c *Catalog) Blocking(fn *types.Func) (string, bool) {
+	if fn == nil {
+		return "", false
+	}
+	kind, ok := c.blocking[fn.FullName()]
+	if ok {
+		return kind, true
+	}
+	// Methods promoted through embedding or called on an instantiated generic
+	// type are keyed by their origin.
+	if o := fn.Origin(); o != fn {
+		kind, ok = c.blocking[o.FullName()]
+	}
+	return kind, ok
+}
+
+// Entries returns the catalogue's entries as sorted "name=category" strings.
+func (c *Catalog) Entries() []string {
+	out := make([]string, 0, len(c.blocking))
+	for name, kind := range c.blocking {
+		out = append(out, name+"="+kind)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func validKind(kind string) bool {
+	for _, k := range Kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,335 @@
+package lockstate
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An Effect is what a call does to the caller's locks: a lock wrapper such as
+// func (c *Cache) lock() { c.mu.Lock() } returns holding (*Cache).mu of its
+// receiver. The lock is identified relative to a parameter, a free variable or
+// a global, so that it can be rebased onto the caller's arguments.
+type Effect struct {
+	Lock    ID
+	Release bool
+	Mode    Mode
+}
+
+// Config configures the analysis of one function.
+type Config struct {
+	// Effects returns the lock effects of a call to callee, or nil.
+	Effects func(callee *ssa.Function) []Effect
+	// Entry is the held set at entry, for a closure invoked in place while
+	// its caller holds locks. Entries are marked Inherited.
+	Entry []Held
+	// Free gives, for a closure analysed in its caller's context, the
+	// caller's identity of each captured variable.
+	Free []ID
+}
+
+// An Event is an instruction executed while at least one lock may be held,
+// with the held set just before it.
+type Event struct {
+	Instr ssa.Instruction
+	State State
+}
+
+// Result is the lock state of one function.
+type Result struct {
+	Fn     *ssa.Function
+	Events []Event
+	// Exit is the function's net effect on locks its caller can name.
+	Exit []Effect
+
+	ident   identifier
+	byInstr map[ssa.Instruction]int
+}
+
+// IDOf returns the identity, within the analysed function, of the lock whose
+// address or interface value is v.
+func (r *Result) IDOf(v ssa.Value) ID { return r.ident.of(v) }
+
+// EventAt returns the event for instr, if a lock may be held there.
+func (r *Result) EventAt(instr ssa.Instruction) (Event, bool) {
+	if i, ok := r.byInstr[instr]; ok {
+		return r.Events[i], true
+	}
+	return Event{}, false
+}
+
+// Analyze computes the set of locks held at every instruction of fn: a
+// forward dataflow over the SSA control-flow graph, solved as a fixpoint with
+// a worklist. The lattice has finite height (a lock goes from absent to
+// must-held to may-held), so each block is visited a bounded number of times
+// and the cost is linear in the size of the function; paths are never
+// enumerated.
+func Analyze(fn *ssa.Function, cfg Config) *Result {
+	r := &Result{Fn: fn, ident: identifier{fn: fn, free: cfg.Free}}
+	if len(fn.Blocks) == 0 {
+		return r
+	}
+	a := &analysis{cfg: cfg, res: r, tries: map[ssa.Value]tryLock{}}
+
+	entry := State{}
+	for _, h := range cfg.Entry {
+		h.Inherited = true
+		entry = entry.with(h)
+	}
+
+	n := len(fn.Blocks)
+	in := make([]*State, n)
+	in[0] = &entry
+	queued := make([]bool, n)
+	work := []int{0}
+	queued[0] = true
+	for len(work) > 0 {
+		b := fn.Blocks[work[0]]
+		work = work[1:]
+		queued[b.Index] = false
+		out := a.block(b, *in[b.Index], false)
+		for i, succ := range b.Succs {
+			e := a.edge(b, i, out)
+			if in[succ.Index] != nil {
+				e = join(*in[succ.Index], e)
+				if e.equal(*in[succ.Index]) {
+					continue
+				}
+			}
+			in[succ.Index] = &e
+			if !queued[succ.Index] {
+				queued[succ.Index] = true
+				work = append(work, succ.Index)
+			}
+		}
+	}
+
+	// Replay each reachable block once with its final entry state to record
+	// events and the exit effect.
+	var exit *State
+	for _, b := range fn.Blocks {
+		if in[b.Index] == nil {
+			continue
+		}
+		out := a.block(b, *in[b.Index], true)
+		if ret, ok := lastInstr(b).(*ssa.Return); ok && ret != nil {
+			s := atReturn(out)
+			if exit == nil {
+				exit = &s
+			} else {
+				j := join(*exit, s)
+				exit = &j
+			}
+		}
+	}
+	if exit != nil {
+		r.Exit = effects(*exit)
+	}
+	return r
+}
+
+type tryLock struct {
+	id   ID
+	mode Mode
+	pos  token.Pos
+}
+
+type analysis struct {
+	cfg   Config
+	res   *Result
+	tries map[ssa.Value]tryLock
+}
+
+func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
+}
+
+// edge returns the state flowing along b's i'th successor edge: a TryLock
+// result tested by b's final If acquires the lock on the true edge.
+func (a *analysis) edge(b *ssa.BasicBlock, i int, s State) State {
+	ifi, ok := lastInstr(b).(*ssa.If)
+	if !ok {
+		return s
+	}
+	cond, want := ifi.Cond, 0
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cond, want = u.X, 1
+	}
+	t, ok := a.tries[cond]
+	if !ok || i != want {
+		return s
+	}
+	return acquire(s, t.id, t.mode, t.pos)
+}
+
+// block applies the transfer function of each instruction of b to s.
+func (a *analysis) block(b *ssa.BasicBlock, s State, record bool) State {
+	for _, instr := range b.Instrs {
+		if record && len(s.Held) > 0 && interesting(instr) {
+			if a.res.byInstr == nil {
+				a.res.byInstr = make(map[ssa.Instruction]int)
+			}
+			a.res.byInstr[instr] = len(a.res.Events)
+			a.res.Events = append(a.res.Events, Event{Instr: instr, State: s})
+		}
+		switch instr := instr.(type) {
+		case *ssa.Call:
+			s = a.call(instr.Common(), instr, s, false)
+		case *ssa.Defer:
+			s = a.call(instr.Common(), instr, s, true)
+		}
+	}
+	return s
+}
+
+// interesting reports whether an event is worth recording for instr.
+func interesting(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.Call, *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Defer:
+		return true
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	}
+	return false
+}
+
+// call applies a call (or a deferred call) to s.
+func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, deferred bool) State {
+	op := OpOf(c)
+	switch op.Kind {
+	case Acquire:
+		if deferred {
+			return s
+		}
+		return acquire(s, a.res.ident.of(op.Recv), op.Mode, instr.Pos())
+	case Release:
+		return release(s, a.res.ident.of(op.Recv), deferred)
+	case TryAcq:
+		if v, ok := instr.(ssa.Value); ok && !deferred {
+			a.tries[v] = tryLock{id: a.res.ident.of(op.Recv), mode: op.Mode, pos: instr.Pos()}
+		}
+		return s
+	case CondWait:
+		return s // releases L and re-takes it before returning
+	}
+	if a.cfg.Effects == nil {
+		return s
+	}
+	callee, bindings := calleeOf(c)
+	if callee == nil {
+		return s
+	}
+	for _, e := range a.cfg.Effects(callee) {
+		root, ok := a.root(e.Lock, c, bindings)
+		if !ok {
+			continue
+		}
+		id := e.Lock.Rebase(root)
+		if e.Release {
+			s = release(s, id, deferred)
+		} else if !deferred {
+			s = acquire(s, id, e.Mode, instr.Pos())
+		}
+	}
+	return s
+}
+
+// root returns the caller's identity for the root of a callee's lock.
+func (a *analysis) root(l ID, c *ssa.CallCommon, bindings []ssa.Value) (ID, bool) {
+	switch l.Root {
+	case RootParam:
+		args := c.Args
+		if c.IsInvoke() {
+			return ID{}, false
+		}
+		if l.RootIndex < len(args) {
+			return a.res.ident.of(args[l.RootIndex]), true
+		}
+	case RootFree:
+		if l.RootIndex < len(bindings) {
+			return a.res.ident.of(bindings[l.RootIndex]), true
+		}
+	case RootGlobal:
+		return ID{Key: l.Key, Name: l.Name, Class: l.Class, Root: RootGlobal}, true
+	}
+	return ID{}, false
+}
+
+// calleeOf returns the function a call statically invokes and, for a
+// closure, the values it captured.
+func calleeOf(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
+	switch v := c.Value.(type) {
+	case *ssa.Function:
+		return v, nil
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		return fn, v.Bindings
+	}
+	return nil, nil
+}
+
+func acquire(s State, id ID, mode Mode, pos token.Pos) State {
+	if s.released(id.Key) {
+		// An unlock/relock window in a function that was called holding
+		// the lock: on return the caller holds it again, as before.
+		s = s.withoutReleased(id.Key)
+		return s.with(Held{ID: id, Mode: mode, Pos: pos, Must: true, Restored: true})
+	}
+	if h, ok := s.Lookup(id.Key); ok {
+		// Re-acquisition of a held lock is lockorder's business; keep the
+		// first acquisition site.
+		h.Must = true
+		return s.with(h)
+	}
+	return s.with(Held{ID: id, Mode: mode, Pos: pos, Must: true})
+}
+
+func release(s State, id ID, deferred bool) State {
+	if h, ok := s.Lookup(id.Key); ok {
+		if deferred {
+			h.Deferred = true
+			return s.with(h)
+		}
+		return s.without(id.Key)
+	}
+	if id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal {
+		return s.withReleased(id)
+	}
+	return s
+}
+
+// atReturn is the state after deferred releases ran.
+func atReturn(s State) State {
+	out := State{Released: s.Released}
+	for _, h := range s.Held {
+		if h.Deferred {
+			if h.Inherited || h.Restored {
+				out = out.withReleased(h.ID)
+			}
+			continue
+		}
+		out.Held = append(out.Held, h)
+	}
+	return out
+}
+
+// effects is the net effect of a function whose exit state is s on the
+// locks its caller can name.
+func effects(s State) []Effect {
+	var out []Effect
+	for _, h := range s.Held {
+		if !h.Must || h.Inherited || h.Restored {
+			continue
+		}
+		if h.Root == RootParam || h.Root == RootFree || h.Root == RootGlobal {
+			out = append(out, Effect{Lock: h.ID, Mode: h.Mode})
+		}
+	}
+	for _, id := range s.Released {
+		out = append(out, Effect{Lock: id, Release: true})
+	}
+	return out
+}

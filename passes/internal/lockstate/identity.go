@@ -1,0 +1,226 @@
+package lockstate
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// RootKind says what a lock's instance path is relative to.
+type RootKind uint8
+
+const (
+	RootValue  RootKind = iota // a value local to the function (a call result, a phi)
+	RootParam                  // a parameter (the receiver is parameter 0)
+	RootFree                   // a free variable of a closure
+	RootGlobal                 // a package-level variable
+	RootLocal                  // a local variable
+)
+
+// An ID identifies a lock.
+//
+// Key is an instance key that is canonical within one function: two
+// operations on the same lock instance have the same Key. Class names the
+// lock independently of the instance: "pkg/path.mu" for a package-level
+// variable, "(*pkg/path.T).mu" for a field of a named struct type (embedding
+// resolved, generic types by their origin). Name is the instance as a reader
+// would write it, such as "c.mu" or "s.shards[i].mu".
+type ID struct {
+	Key   string
+	Class string
+	Name  string
+
+	Root      RootKind
+	RootIndex int    // parameter or free variable index
+	Path      string // selector path after the root, such as ".mu"
+	NamePath  string // the same path for display
+}
+
+// identifier computes lock identities for values of one function.
+type identifier struct {
+	fn *ssa.Function
+	// free holds, for a closure analysed in its caller's context, the
+	// identity of each captured variable in the caller.
+	free []ID
+}
+
+// of returns the identity of the lock whose address (or interface value) is v.
+func (k *identifier) of(v ssa.Value) ID {
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		base := k.of(v.X)
+		f, named := fieldOf(v.X.Type(), v.Field)
+		return base.child("."+f, "."+f, fieldClass(named, base, f))
+	case *ssa.Field:
+		base := k.of(v.X)
+		f, named := fieldOf(types.NewPointer(v.X.Type()), v.Field)
+		return base.child("."+f, "."+f, fieldClass(named, base, f))
+	case *ssa.IndexAddr:
+		return k.index(v.X, v.Index)
+	case *ssa.Index:
+		return k.index(v.X, v.Index)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return k.of(v.X) // loads are transparent: p.mu and *(&p.mu) are one lock
+		}
+	case *ssa.ChangeType:
+		return k.of(v.X)
+	case *ssa.Convert:
+		return k.of(v.X)
+	case *ssa.MakeInterface:
+		return k.of(v.X)
+	case *ssa.ChangeInterface:
+		return k.of(v.X)
+	case *ssa.TypeAssert:
+		return k.of(v.X)
+	case *ssa.Parameter:
+		for i, p := range k.fn.Params {
+			if p == v {
+				return ID{Key: "p" + strconv.Itoa(i), Name: v.Name(), Root: RootParam, RootIndex: i}
+			}
+		}
+	case *ssa.FreeVar:
+		for i, fv := range k.fn.FreeVars {
+			if fv == v {
+				if i < len(k.free) && k.free[i].Key != "" {
+					return k.free[i]
+				}
+				return ID{Key: "f" + strconv.Itoa(i), Name: v.Name(), Root: RootFree, RootIndex: i}
+			}
+		}
+	case *ssa.Global:
+		name := v.Name()
+		if v.Pkg != nil && k.fn.Pkg != nil && v.Pkg != k.fn.Pkg {
+			name = v.Pkg.Pkg.Name() + "." + name
+		}
+		class := v.Name()
+		if v.Pkg != nil {
+			class = v.Pkg.Pkg.Path() + "." + v.Name()
+		}
+		return ID{Key: "g:" + class, Name: name, Class: class, Root: RootGlobal}
+	case *ssa.Alloc:
+		name := v.Comment
+		if name == "" {
+			name = v.Name()
+		}
+		return ID{Key: "l:" + name + "@" + strconv.Itoa(int(v.Pos())), Name: name, Root: RootLocal,
+			Class: k.fn.String() + "." + name}
+	case *ssa.Call:
+		name := "call"
+		if callee := v.Call.StaticCallee(); callee != nil {
+			name = callee.Name() + "()"
+		} else if v.Call.IsInvoke() {
+			name = v.Call.Method.Name() + "()"
+		}
+		return ID{Key: "v:" + v.Name(), Name: name, Root: RootValue}
+	case *ssa.Phi:
+		name := v.Comment
+		if name == "" {
+			name = v.Name()
+		}
+		return ID{Key: "v:" + v.Name(), Name: name, Root: RootValue}
+	}
+	return ID{Key: "v:" + v.Name(), Name: v.Name(), Root: RootValue}
+}
+
+func (k *identifier) index(x, idx ssa.Value) ID {
+	base := k.of(x)
+	key, name := "[?]", "[?]"
+	switch i := idx.(type) {
+	case *ssa.Const:
+		if i.Value != nil && i.Value.Kind() == constant.Int {
+			key, name = "["+i.Value.ExactString()+"]", "["+i.Value.ExactString()+"]"
+		}
+	default:
+		key = "[" + k.of(idx).Key + "]"
+		name = "[" + shortName(idx) + "]"
+	}
+	class := ""
+	if base.Class != "" {
+		class = base.Class + "[]"
+	}
+	return base.child(key, name, class)
+}
+
+func (id ID) child(keyPath, namePath, class string) ID {
+	return ID{
+		Key:       id.Key + keyPath,
+		Class:     class,
+		Name:      id.Name + namePath,
+		Root:      id.Root,
+		RootIndex: id.RootIndex,
+		Path:      id.Path + keyPath,
+		NamePath:  id.NamePath + namePath,
+	}
+}
+
+// Rebase returns the identity of the lock at path id.Path below root: it maps
+// a callee's parameter-relative lock onto the caller's argument.
+func (id ID) Rebase(root ID) ID {
+	out := ID{
+		Key:       root.Key + id.Path,
+		Name:      root.Name + id.NamePath,
+		Class:     id.Class,
+		Root:      root.Root,
+		RootIndex: root.RootIndex,
+		Path:      root.Path + id.Path,
+		NamePath:  root.NamePath + id.NamePath,
+	}
+	if out.Class == "" && root.Class != "" {
+		out.Class = root.Class + id.Path
+	}
+	return out
+}
+
+// shortName names an index value for display.
+func shortName(v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.Phi:
+		if v.Comment != "" {
+			return v.Comment
+		}
+	case *ssa.UnOp:
+		if a, ok := v.X.(*ssa.Alloc); ok && a.Comment != "" {
+			return a.Comment
+		}
+	}
+	return "i"
+}
+
+// fieldClass is the class of field f: the owning named struct type if there
+// is one, otherwise the owner's class extended by the field.
+func fieldClass(named *types.Named, base ID, f string) string {
+	if named != nil {
+		obj := named.Origin().Obj()
+		path := ""
+		if obj.Pkg() != nil {
+			path = obj.Pkg().Path() + "."
+		}
+		return "(*" + path + obj.Name() + ")." + f
+	}
+	if base.Class != "" {
+		return base.Class + "." + f
+	}
+	return ""
+}
+
+// fieldOf returns the name of field i of the struct that pointer type t
+// points to, and the named type that declares the struct, if any.
+func fieldOf(t types.Type, i int) (string, *types.Named) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	t = types.Unalias(t)
+	named, _ := t.(*types.Named)
+	st, _ := t.Underlying().(*types.Struct)
+	if st == nil || i >= st.NumFields() {
+		return "field" + strconv.Itoa(i), named
+	}
+	return st.Field(i).Name(), named
+}
+

@@ -1,0 +1,146 @@
+package lockstate
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Mode is the mode a lock is held in.
+type Mode uint8
+
+const (
+	Write Mode = iota // Lock
+	Read              // RLock
+)
+
+func (m Mode) String() string {
+	if m == Read {
+		return "read"
+	}
+	return "write"
+}
+
+// OpKind is the kind of a primitive lock operation.
+type OpKind uint8
+
+const (
+	NoOp     OpKind = iota
+	Acquire         // Lock, RLock
+	Release         // Unlock, RUnlock
+	TryAcq          // TryLock, TryRLock: acquires on the true branch
+	CondWait        // sync.Cond.Wait: releases and re-takes the Cond's L
+)
+
+// An Op is a primitive lock operation found at a call.
+type Op struct {
+	Kind OpKind
+	Mode Mode
+	Recv ssa.Value // the lock (its address, or the Locker interface value)
+}
+
+// OpOf recognises the primitive lock operations: the methods of sync.Mutex,
+// sync.RWMutex and sync.Cond.Wait, and Lock/Unlock/RLock/RUnlock called
+// through an interface or a type parameter whose method set has them
+// (sync.Locker, or a user's own locker interface).
+func OpOf(call *ssa.CallCommon) Op {
+	if call.IsInvoke() {
+		return invokeOp(call)
+	}
+	callee := call.StaticCallee()
+	if callee == nil || len(call.Args) == 0 {
+		return Op{}
+	}
+	obj, _ := callee.Object().(*types.Func)
+	if obj == nil {
+		return Op{}
+	}
+	recv := obj.Signature().Recv()
+	if recv == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
+		return Op{}
+	}
+	switch recvName(recv.Type()) {
+	case "Mutex", "RWMutex":
+		if kind, mode := methodOp(obj.Name()); kind != NoOp {
+			return Op{Kind: kind, Mode: mode, Recv: call.Args[0]}
+		}
+	case "Cond":
+		if obj.Name() == "Wait" {
+			return Op{Kind: CondWait, Recv: call.Args[0]}
+		}
+	}
+	return Op{}
+}
+
+func methodOp(name string) (OpKind, Mode) {
+	switch name {
+	case "Lock":
+		return Acquire, Write
+	case "RLock":
+		return Acquire, Read
+	case "Unlock":
+		return Release, Write
+	case "RUnlock":
+		return Release, Read
+	case "TryLock":
+		return TryAcq, Write
+	case "TryRLock":
+		return TryAcq, Read
+	}
+	return NoOp, Write
+}
+
+// invokeOp recognises lock operations called through an interface.
+func invokeOp(call *ssa.CallCommon) Op {
+	m := call.Method
+	kind, mode := methodOp(m.Name())
+	if kind != Acquire && kind != Release {
+		return Op{}
+	}
+	sig := m.Signature()
+	if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+		return Op{}
+	}
+	iface, _ := call.Value.Type().Underlying().(*types.Interface)
+	if iface == nil {
+		return Op{}
+	}
+	// Only a lock-shaped interface: it has the matching pair.
+	pair := map[string]string{"Lock": "Unlock", "Unlock": "Lock", "RLock": "RUnlock", "RUnlock": "RLock"}[m.Name()]
+	if !hasMethod(iface, pair) {
+		return Op{}
+	}
+	return Op{Kind: kind, Mode: mode, Recv: call.Value}
+}
+
+func hasMethod(iface *types.Interface, name string) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		if iface.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// recvName is the name of the named type of a (pointer) receiver.
+func recvName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// IsLockType reports whether t (or what it points to) is sync.Mutex or sync.RWMutex.
+func IsLockType(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
+}

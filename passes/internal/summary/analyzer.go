@@ -1,0 +1,207 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/guard"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// Analyzer computes function summaries and lock state for lockaudit's
+// analyzers. It exports a FuncFact for each package-level function or method
+// whose summary is not empty.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lockfacts",
+	Doc:        "compute lock-state summaries of functions for lockaudit's analyzers",
+	URL:        "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/internal/summary",
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	FactTypes:  []analysis.Fact{new(FuncFact)},
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	Run:        guard.Run(run),
+}
+
+// Result is what lockfacts computed for one package.
+type Result struct {
+	Pkg   *ssa.Package
+	Funcs []*Func // in source order, closures after their parents
+	// Catalog is the blocking catalogue in force.
+	Catalog *catalog.Catalog
+
+	a        *analyzer
+	byFn     map[*ssa.Function]*Func
+	external map[*types.Func]*Summary
+	conds    map[string]string
+}
+
+// Func returns what is known of fn, a function of the package.
+func (r *Result) Func(fn *ssa.Function) *Func { return r.byFn[fn] }
+
+// SummaryOf returns the summary of a callee, in this package or imported
+// as a fact, or nil when none is known (an empty summary).
+func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
+	if f := r.byFn[fn]; f != nil {
+		return f.Summary
+	}
+	if obj := FuncObject(fn); obj != nil {
+		return r.external[obj]
+	}
+	return nil
+}
+
+// Implementations returns the package's methods that an interface call of
+// an unexported method of the package can dispatch to; nil for other calls.
+func (r *Result) Implementations(c *ssa.CallCommon) []*ssa.Function {
+	return r.a.implementations(c)
+}
+
+// CondLock returns the class of the lock tied to the sync.Cond class cond,
+// or "" when it is not known.
+func (r *Result) CondLock(cond string) string { return r.conds[cond] }
+
+type analyzer struct {
+	pass      *analysis.Pass
+	pkg       *ssa.Package
+	cat       *catalog.Catalog
+	funcs     map[*ssa.Function]*Func
+	flows     map[*ssa.Function]*lockstate.Result
+	external  map[*types.Func]*Summary
+	conds     map[string]string
+	impls     map[*types.Func][]*ssa.Function
+	typeNames []string
+}
+
+func run(pass *analysis.Pass, at *token.Pos) (any, error) {
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	a := &analyzer{
+		pass:     pass,
+		pkg:      ssainfo.Pkg,
+		cat:      catalog.Current(),
+		funcs:    make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
+		flows:    make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
+		external: map[*types.Func]*Summary{},
+		impls:    map[*types.Func][]*ssa.Function{},
+	}
+	for name, m := range a.pkg.Members {
+		if _, ok := m.(*ssa.Type); ok {
+			a.typeNames = append(a.typeNames, name)
+		}
+	}
+	sort.Strings(a.typeNames)
+
+	res := &Result{a: a, Pkg: a.pkg, Catalog: a.cat, byFn: a.funcs, external: a.external}
+	for _, fn := range ssainfo.SrcFuncs {
+		f := &Func{Fn: fn, Summary: &Summary{}}
+		a.funcs[fn] = f
+		res.Funcs = append(res.Funcs, f)
+	}
+
+	// 1. Lock state, callees before callers, so that lock wrappers are
+	// summarised before the functions that call them.
+	edges := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range ssainfo.SrcFuncs {
+		edges[fn] = callees(fn, a.resolve)
+	}
+	for _, scc := range sccOrder(ssainfo.SrcFuncs, edges) {
+		for _, fn := range scc {
+			*at = fn.Pos()
+			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects})
+			a.flows[fn] = flow
+			a.funcs[fn].Flow = flow
+			a.funcs[fn].Summary.Effects = flow.Exit
+		}
+	}
+	a.conds = condLocks(ssainfo.SrcFuncs, a.flows)
+	res.conds = a.conds
+
+	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint.
+	*at = token.NoPos
+	a.propagate(ssainfo.SrcFuncs)
+
+	// 3. Closures invoked in place run under their caller's locks.
+	for _, fn := range ssainfo.SrcFuncs {
+		*at = fn.Pos()
+		a.inherit(fn)
+	}
+
+	// 4. Export the summaries that other packages can call.
+	for _, fn := range ssainfo.SrcFuncs {
+		if fn.Parent() != nil {
+			continue
+		}
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || obj == nil {
+			continue
+		}
+		s := *a.funcs[fn].Summary
+		s.Callback = nil
+		if !s.empty() {
+			pass.ExportObjectFact(obj, &FuncFact{Summary: s})
+		}
+	}
+	return res, nil
+}
+
+// resolve returns the package's source function that fn is or wraps, or nil.
+func (a *analyzer) resolve(fn *ssa.Function) *ssa.Function {
+	fn = a.declared(fn)
+	if _, ok := a.funcs[fn]; ok {
+		return fn
+	}
+	return nil
+}
+
+// declared maps a wrapper or an instantiation to the declared function.
+func (a *analyzer) declared(fn *ssa.Function) *ssa.Function {
+	if _, ok := a.funcs[fn]; ok {
+		return fn
+	}
+	if o := fn.Origin(); o != nil {
+		if _, ok := a.funcs[o]; ok {
+			return o
+		}
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj != nil && obj.Pkg() == a.pkg.Pkg {
+		if g := a.pkg.Prog.FuncValue(obj); g != nil {
+			return g
+		}
+	}
+	return fn
+}
+
+// summary returns the summary of any callee, importing facts for functions
+// of other packages.
+func (a *analyzer) summary(fn *ssa.Function) *Summary {
+	if f := a.funcs[a.declared(fn)]; f != nil {
+		return f.Summary
+	}
+	obj := FuncObject(fn)
+	if obj == nil {
+		return nil
+	}
+	if s, ok := a.external[obj]; ok {
+		return s
+	}
+	var fact FuncFact
+	var s *Summary
+	if a.pass.ImportObjectFact(obj, &fact) {
+		s = &fact.Summary
+	}
+	a.external[obj] = s
+	return s
+}
+
+// effects is the lock-effect lookup used by the dataflow.
+func (a *analyzer) effects(fn *ssa.Function) []lockstate.Effect {
+	if s := a.summary(fn); s != nil {
+		return s.Effects
+	}
+	return nil
+}

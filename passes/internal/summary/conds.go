@@ -1,0 +1,76 @@
+package summary
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// condLocks finds, for the package, the lock class each sync.Cond class is
+// tied to: sync.NewCond(&c.mu) stored into c.cond, &sync.Cond{L: &c.mu}, or
+// c.cond.L = &c.mu.
+func condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]string {
+	out := map[string]string{}
+	for _, fn := range funcs {
+		flow := flows[fn]
+		if flow == nil {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				// c.cond.L = x, or the L field of a composite literal.
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
+					if cond, lock := flow.IDOf(fa.X).Class, flow.IDOf(st.Val).Class; cond != "" && lock != "" {
+						out[cond] = lock
+					}
+					continue
+				}
+				// c.cond = sync.NewCond(x)
+				if call, ok := st.Val.(*ssa.Call); ok && isNewCond(call) && len(call.Call.Args) == 1 {
+					if cond, lock := flow.IDOf(st.Addr).Class, flow.IDOf(call.Call.Args[0]).Class; cond != "" && lock != "" {
+						out[cond] = lock
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func isCondL(fa *ssa.FieldAddr) bool {
+	named := namedPointee(fa.X.Type())
+	if named == nil || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "sync" || named.Obj().Name() != "Cond" {
+		return false
+	}
+	st, _ := named.Underlying().(*types.Struct)
+	return st != nil && fa.Field < st.NumFields() && st.Field(fa.Field).Name() == "L"
+}
+
+func isNewCond(call *ssa.Call) bool {
+	fn := call.Call.StaticCallee()
+	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond"
+}
+
+func namedPointee(t types.Type) *types.Named {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+// condLock returns the class of the lock tied to the Cond whose address is
+// recv, or "" when it is not known.
+func (a *analyzer) condLock(flow *lockstate.Result, recv ssa.Value) string {
+	class := flow.IDOf(recv).Class
+	if class == "" {
+		return ""
+	}
+	return a.conds[class]
+}

@@ -1,0 +1,199 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// site is a call whose callee's summary contributes to the caller's.
+type site struct {
+	callee *ssa.Function
+	args   []ssa.Value
+}
+
+// local is what a function's own instructions say about it, before its
+// callees are taken into account.
+type local struct {
+	block    *Reason
+	callback *Reason
+	params   []int
+	acquires []string
+	sites    []site
+}
+
+// scan computes the local part of fn's summary.
+func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
+	l := &local{}
+	name := SSAFuncName(fn, nil)
+	setBlock := func(kind, op string, cond string) {
+		if l.block == nil {
+			l.block = &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Send:
+				setBlock("chan", "channel send", "")
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW {
+					setBlock("chan", "channel receive", "")
+				}
+			case *ssa.Select:
+				if instr.Blocking {
+					setBlock("select", "select", "")
+				}
+			case *ssa.Call:
+				a.scanCall(fn, name, instr.Common(), flow, l, setBlock)
+			case *ssa.Defer:
+				a.scanCall(fn, name, instr.Common(), flow, l, setBlock)
+			}
+		}
+	}
+	return l
+}
+
+func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string)) {
+	op := lockstate.OpOf(c)
+	switch op.Kind {
+	case lockstate.Acquire, lockstate.TryAcq:
+		id := flow.IDOf(op.Recv)
+		class := id.Class
+		if class != "" && op.Mode == lockstate.Read {
+			class += " (read)"
+		}
+		if class != "" {
+			l.acquires = append(l.acquires, class)
+		}
+		return
+	case lockstate.Release:
+		return
+	case lockstate.CondWait:
+		setBlock(catalog.Wait, "(*sync.Cond).Wait", a.condLock(flow, op.Recv))
+		return
+	}
+	if c.IsInvoke() {
+		if kind, ok := a.cat.Blocking(c.Method); ok {
+			setBlock(kind, FuncName(c.Method, nil), "")
+			return
+		}
+		for _, impl := range a.implementations(c) {
+			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...)})
+		}
+		return
+	}
+	callee := StaticCallee(c)
+	if callee == nil {
+		// A call of a func value.
+		if p, ok := c.Value.(*ssa.Parameter); ok {
+			for i, q := range fn.Params {
+				if q == p {
+					l.params = append(l.params, i)
+				}
+			}
+			return
+		}
+		if _, ok := c.Value.(*ssa.Builtin); ok {
+			return
+		}
+		if l.callback == nil {
+			l.callback = &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}}
+		}
+		return
+	}
+	if obj := FuncObject(callee); obj != nil {
+		if kind, ok := a.cat.Blocking(obj); ok {
+			setBlock(kind, FuncName(obj, nil), "")
+			return
+		}
+	}
+	l.sites = append(l.sites, site{callee: callee, args: c.Args})
+}
+
+// StaticCallee returns the function or closure a call invokes directly, or
+// nil for a call of a func value or an interface method.
+func StaticCallee(c *ssa.CallCommon) *ssa.Function {
+	if c.IsInvoke() {
+		return nil
+	}
+	return ClosureFn(c.Value)
+}
+
+// FuncObject is the declared function behind an SSA function: the generic
+// origin of an instantiation, the method of a wrapper.
+func FuncObject(fn *ssa.Function) *types.Func {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	obj, _ := fn.Object().(*types.Func)
+	return obj
+}
+
+// ValueName renders a func value for messages: "job", "c.onEvict",
+// "h.ServeHTTP" for a method value.
+func ValueName(v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return ValueName(v.X)
+		}
+	case *ssa.FieldAddr:
+		return ValueName(v.X) + "." + fieldName(v.X.Type(), v.Field)
+	case *ssa.Field:
+		return ValueName(v.X) + "." + fieldName(v.X.Type(), v.Field)
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.FreeVar:
+		return v.Name()
+	case *ssa.Global:
+		return v.Name()
+	case *ssa.Alloc:
+		if v.Comment != "" {
+			return v.Comment
+		}
+	case *ssa.Phi:
+		if v.Comment != "" {
+			return v.Comment
+		}
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok && fn.Synthetic != "" && len(v.Bindings) == 1 {
+			// A method value x.M is a closure over x of the bound wrapper.
+			return ValueName(v.Bindings[0]) + "." + fn.Object().Name()
+		}
+	case *ssa.Lookup:
+		return ValueName(v.X) + "[k]"
+	case *ssa.IndexAddr:
+		return ValueName(v.X) + "[i]"
+	case *ssa.Index:
+		return ValueName(v.X) + "[i]"
+	case *ssa.Extract:
+		return ValueName(v.Tuple)
+	case *ssa.Call:
+		if callee := v.Call.StaticCallee(); callee != nil {
+			return callee.Name() + "()"
+		}
+		if v.Call.IsInvoke() {
+			return v.Call.Method.Name() + "()"
+		}
+	case *ssa.TypeAssert:
+		return ValueName(v.X)
+	case *ssa.ChangeType:
+		return ValueName(v.X)
+	}
+	return "value"
+}
+
+func fieldName(t types.Type, i int) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok && i < st.NumFields() {
+		return st.Field(i).Name()
+	}
+	return "field"
+}

@@ -1,0 +1,137 @@
+package summary
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// propagate combines each function's own operations with its callees'
+// summaries, to a fixpoint. Summaries only grow (a reason appears, a set
+// gains members), so the worklist terminates; a function is revisited only
+// when one of its callees changed.
+func (a *analyzer) propagate(funcs []*ssa.Function) {
+	locals := make(map[*ssa.Function]*local, len(funcs))
+	callers := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range funcs {
+		l := a.scan(fn, a.flows[fn])
+		locals[fn] = l
+		s := a.funcs[fn].Summary
+		s.Block, s.Callback = l.block, l.callback
+		for _, p := range l.params {
+			s.addParam(p)
+		}
+		for _, c := range l.acquires {
+			s.addAcquire(c)
+		}
+		for _, st := range l.sites {
+			callee := a.declared(st.callee)
+			if _, ok := a.funcs[callee]; ok {
+				callers[callee] = append(callers[callee], fn)
+			}
+			for _, arg := range st.args {
+				if g := ClosureFn(arg); g != nil {
+					if _, ok := a.funcs[g]; ok {
+						callers[g] = append(callers[g], fn)
+					}
+				}
+			}
+		}
+	}
+
+	work := append([]*ssa.Function(nil), funcs...)
+	queued := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		queued[fn] = true
+	}
+	for len(work) > 0 {
+		fn := work[0]
+		work = work[1:]
+		queued[fn] = false
+		if a.combine(fn, locals[fn]) {
+			for _, c := range callers[fn] {
+				if !queued[c] {
+					queued[c] = true
+					work = append(work, c)
+				}
+			}
+		}
+	}
+}
+
+// combine folds fn's callees' summaries into fn's, and reports whether it
+// changed.
+func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
+	s := a.funcs[fn].Summary
+	name := SSAFuncName(fn, nil)
+	changed := false
+	merge := func(c *Summary, crossPkg bool) {
+		if c == nil {
+			return
+		}
+		if s.Block == nil && c.Block != nil {
+			s.Block = c.Block.extend(name)
+			changed = true
+		}
+		if s.Callback == nil && c.Callback != nil && !crossPkg {
+			s.Callback = c.Callback.extend(name)
+			changed = true
+		}
+		for _, cl := range c.Acquires {
+			if s.addAcquire(cl) {
+				changed = true
+			}
+		}
+	}
+	for _, st := range l.sites {
+		callee := a.declared(st.callee)
+		cs := a.summary(callee)
+		_, inPkg := a.funcs[callee]
+		merge(cs, !inPkg)
+		if cs == nil || len(cs.CallsParams) == 0 {
+			continue
+		}
+		// Func values passed to a callee that calls them run here too.
+		for i, arg := range st.args {
+			if !cs.CallsParam(i) {
+				continue
+			}
+			if p, ok := arg.(*ssa.Parameter); ok {
+				for j, q := range fn.Params {
+					if q == p && s.addParam(j) {
+						changed = true
+					}
+				}
+				continue
+			}
+			if g := ClosureFn(arg); g != nil {
+				merge(a.summary(g), false)
+				continue
+			}
+			if s.Callback == nil && !IsNil(arg) {
+				s.Callback = &Reason{Kind: "callback", Chain: []string{name, SSAFuncName(callee, nil), "func value " + ValueName(arg)}}
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// ClosureFn returns the function a func value denotes, if it is a function
+// or a closure (not a func-typed variable).
+func ClosureFn(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		return fn
+	case *ssa.ChangeType:
+		return ClosureFn(v.X)
+	}
+	return nil
+}
+
+// IsNil reports whether v is the nil constant.
+func IsNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}

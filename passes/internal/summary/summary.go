@@ -1,0 +1,204 @@
+// Package summary computes lockaudit's function summaries and the lock state
+// of every function, once per package, for all of lockaudit's analyzers.
+//
+// Its Analyzer (lockfacts) runs the lock-state dataflow over each function's
+// SSA form, derives a Summary per function (lock effects of wrappers, whether
+// and why it may block, which func parameters it calls, which lock classes it
+// acquires) and exports the summaries of package-level functions and methods
+// as analysis facts, so that they cross package boundaries.
+package summary
+
+import (
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// A Reason explains why a function may block (or runs code its caller does
+// not control): the chain of calls from the function to the operation.
+type Reason struct {
+	// Kind is the category of the final operation: a catalogue category
+	// (sleep, wait, net, file, exec, db), "chan", "select" or "callback".
+	Kind string
+	// Chain lists the functions from the summarised one down to the
+	// operation, which is last (such as "(*os.File).Sync" or "channel send").
+	Chain []string
+	// CondLock is, for a wait on a sync.Cond, the class of the Cond's L when
+	// it is known: a caller holding only that lock is not blocked by it,
+	// since Wait releases it.
+	CondLock string
+}
+
+// maxChain bounds the length of a reason chain kept in a summary.
+const maxChain = 8
+
+func (r *Reason) extend(fn string) *Reason {
+	chain := make([]string, 0, len(r.Chain)+1)
+	chain = append(chain, fn)
+	chain = append(chain, r.Chain...)
+	if len(chain) > maxChain {
+		chain = append(chain[:maxChain-1:maxChain-1], chain[len(chain)-1])
+	}
+	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock}
+}
+
+// String renders the chain, such as "flush -> (*os.File).Sync".
+func (r *Reason) String() string { return strings.Join(r.Chain, " -> ") }
+
+// A Summary describes what calling a function does, as far as locks are
+// concerned.
+type Summary struct {
+	// Effects are the locks the function returns holding or having
+	// released (lock and unlock wrappers).
+	Effects []lockstate.Effect
+	// Block is why the function may block, or nil.
+	Block *Reason
+	// Callback is why the function runs code the caller does not control
+	// (a func-typed field or variable), or nil. It is kept within a package
+	// and never exported as a fact: other packages' hooks (sync.Pool.New,
+	// say) are documented contracts, not foreign code.
+	Callback *Reason
+	// CallsParams lists the indices of func-typed parameters that the
+	// function calls (the receiver is parameter 0).
+	CallsParams []int
+	// Acquires lists the lock classes the function acquires, directly or
+	// through its callees, as "class" or "class (read)".
+	Acquires []string
+}
+
+// maxAcquires bounds the lock classes kept in a summary.
+const maxAcquires = 16
+
+// FuncFact is a Summary exported for a package-level function or method.
+type FuncFact struct{ Summary }
+
+// AFact marks FuncFact as an analysis fact.
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	for _, e := range f.Effects {
+		op := "acquires"
+		if e.Release {
+			op = "releases"
+		}
+		parts = append(parts, op+" "+e.Lock.Class)
+	}
+	if f.Block != nil {
+		parts = append(parts, "blocks: "+f.Block.String())
+	}
+	if len(f.CallsParams) > 0 {
+		parts = append(parts, "calls params")
+	}
+	if len(f.Acquires) > 0 {
+		parts = append(parts, "locks "+strings.Join(f.Acquires, ", "))
+	}
+	return "lockfacts(" + strings.Join(parts, "; ") + ")"
+}
+
+func (s *Summary) empty() bool {
+	return len(s.Effects) == 0 && s.Block == nil && len(s.CallsParams) == 0 && len(s.Acquires) == 0
+}
+
+// CallsParam reports whether the function calls its i'th parameter.
+func (s *Summary) CallsParam(i int) bool {
+	for _, p := range s.CallsParams {
+		if p == i {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Summary) addParam(i int) bool {
+	if s.CallsParam(i) {
+		return false
+	}
+	s.CallsParams = append(s.CallsParams, i)
+	sort.Ints(s.CallsParams)
+	return true
+}
+
+func (s *Summary) addAcquire(class string) bool {
+	if class == "" || len(s.Acquires) >= maxAcquires {
+		return false
+	}
+	i := sort.SearchStrings(s.Acquires, class)
+	if i < len(s.Acquires) && s.Acquires[i] == class {
+		return false
+	}
+	s.Acquires = append(s.Acquires, "")
+	copy(s.Acquires[i+1:], s.Acquires[i:])
+	s.Acquires[i] = class
+	return true
+}
+
+// Func is what lockfacts knows about one function of the package.
+type Func struct {
+	Fn      *ssa.Function
+	Summary *Summary
+	// Flow is the lock state at every instruction. For a closure invoked in
+	// place it is computed in the caller's context (the caller's held locks
+	// are held at entry).
+	Flow *lockstate.Result
+	// InPlace is true when the function is a closure invoked in place and
+	// analysed in its caller's context: a call of it is not itself a
+	// finding, its body is.
+	InPlace bool
+}
+
+// FuncName renders a function for messages: "Sleep" qualified by its
+// package name, methods as "(*T).M" with the package name in front when it is
+// not the current package's.
+func FuncName(obj *types.Func, from *types.Package) string {
+	qual := ""
+	if obj.Pkg() != nil && obj.Pkg() != from {
+		qual = obj.Pkg().Name() + "."
+	}
+	sig := obj.Signature()
+	if recv := sig.Recv(); recv != nil {
+		t := recv.Type()
+		star := ""
+		if p, ok := t.(*types.Pointer); ok {
+			t, star = p.Elem(), "*"
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return qual + "(" + star + n.Obj().Name() + ")." + obj.Name()
+		}
+		return qual + obj.Name()
+	}
+	return qual + obj.Name()
+}
+
+// SSAFuncName renders an SSA function, including closures ("Serve.func1")
+// and synthetic wrappers, for messages.
+func SSAFuncName(fn *ssa.Function, from *types.Package) string {
+	if fn.Parent() != nil {
+		parent := SSAFuncName(fn.Parent(), from)
+		for i, anon := range fn.Parent().AnonFuncs {
+			if anon == fn {
+				return parent + ".func" + itoa(i+1)
+			}
+		}
+		return parent + ".func"
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj != nil {
+		return FuncName(obj, from)
+	}
+	return fn.Name()
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
