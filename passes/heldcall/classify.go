@@ -173,4 +173,3 @@ func ifaceMethodName(t types.Type, m *types.Func, from *types.Package) string {
 	}
 	return m.Name()
 }
-

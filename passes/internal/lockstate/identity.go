@@ -223,4 +223,3 @@ func fieldOf(t types.Type, i int) (string, *types.Named) {
 	}
 	return st.Field(i).Name(), named
 }
-
