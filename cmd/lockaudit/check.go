@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// checkOptions are the flags of lockaudit check.
+type checkOptions struct {
+	format        string
+	output        string
+	fix           bool
+	diff          bool
+	baseline      string
+	writeBaseline string
+	enable        string
+	disable       string
+	tests         bool
+	block         listFlag
+	tags          string
+}
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			*l = append(*l, item)
+		}
+	}
+	return nil
+}
+
+// newCheckFlags returns the flag set of check bound to opts.
+func newCheckFlags(opts *checkOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by runCheck, on one line
+	fs.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
+	fs.StringVar(&opts.output, "o", "", "write the report to `file` instead of standard output")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the suggested fixes (the first fix of each finding)")
+	fs.BoolVar(&opts.diff, "diff", false, "print the suggested fixes as a unified diff instead of applying them")
+	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in baseline `file`")
+	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the current findings in baseline `file`")
+	fs.StringVar(&opts.enable, "enable", "", "report only these `rules`: comma-separated rule or rule/category names")
+	fs.StringVar(&opts.disable, "disable", "", "do not report these `rules`: comma-separated rule or rule/category names")
+	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files")
+	fs.Var(&opts.block, "block", "extra blocking function, `name=category` (repeatable or comma-separated), e.g. 'example.com/db.(*Client).Query=db'")
+	fs.StringVar(&opts.tags, "tags", "", "comma-separated build `tags` (passed to the go command)")
+	return fs
+}
+
+const checkUsageHeader = `usage: lockaudit check [flags] [packages]
+
+Check analyses the packages (default ./...) and reports locks held across
+blocking or foreign calls, and global locks above shards.
+
+Exit status: 0 nothing found, 1 findings, 2 something could not be analysed
+(the report still contains everything that was).
+
+Rules: %s. -enable limits the report to the rules and categories it
+lists; -disable removes rules or categories. Advisory categories (%s) are
+reported only when listed in -enable.
+
+Flags:
+`
+
+// printCheckUsage prints the help of check.
+func printCheckUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, checkUsageHeader, strings.Join(sortedKeys(knownRules()), ", "), strings.Join(sortedKeys(defaultOff), ", "))
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// knownRules returns the rule names known to this build.
+func knownRules() map[string]bool {
+	known := make(map[string]bool)
+	for r := range ruleCategories {
+		known[r] = true
+	}
+	for _, a := range analyzers() {
+		known[a.Name] = true
+	}
+	return known
+}
+
+// runCheck runs lockaudit check with the given arguments and returns the
+// exit code.
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	var opts checkOptions
+	fs := newCheckFlags(&opts)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printCheckUsage(stdout, fs)
+			return exitClean
+		}
+		fmt.Fprintf(stderr, "lockaudit: %v (see 'lockaudit check -h')\n", err)
+		return exitError
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	c, err := newChecker(&opts, patterns)
+	if err != nil {
+		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
+		return exitError
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code, err := c.run(ctx, stdout, stderr)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = errInterrupted
+		}
+		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
+		return exitError
+	}
+	return code
+}
+
+// A checker is one validated run of check.
+type checker struct {
+	opts      *checkOptions
+	patterns  []string
+	analyzers []*analysis.Analyzer
+	sel       *selection
+	vetFlags  []string // analyzer flags for the vet tool
+	build     []string // build flags for go list and go vet
+	baseline  map[string]bool
+}
+
+// newChecker validates the options; every error is a usage error.
+func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
+	c := &checker{opts: opts, patterns: patterns, analyzers: analyzers()}
+	for _, p := range patterns {
+		if strings.HasPrefix(p, "-") {
+			return nil, fmt.Errorf("flag %s after the packages: flags must come first", p)
+		}
+	}
+	switch opts.format {
+	case "text", "json", "sarif":
+	default:
+		return nil, fmt.Errorf("-format: unknown format %q (want text, json or sarif)", opts.format)
+	}
+	if opts.diff && opts.format != "text" {
+		return nil, fmt.Errorf("-diff prints a unified diff; it cannot be combined with -format %s", opts.format)
+	}
+	sel, err := parseSelection(opts.enable, opts.disable, c.analyzers)
+	if err != nil {
+		return nil, err
+	}
+	c.sel = sel
+	c.vetFlags = sel.analyzerFlags(c.analyzers)
+	if len(opts.block) > 0 {
+		f, err := blockFlag(c.analyzers)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range opts.block {
+			if name, cat, ok := strings.Cut(b, "="); !ok || name == "" || cat == "" {
+				return nil, fmt.Errorf("-block: %q is not name=category", b)
+			}
+		}
+		value := strings.Join(opts.block, ",")
+		// Validate here with the analyzer's own flag.Value: a value the vet
+		// tool rejects would otherwise fail every package, once each. (This
+		// process runs no analyzer, so setting the flag here is harmless.)
+		if err := f.Value.Set(value); err != nil {
+			return nil, fmt.Errorf("-block: %v", err)
+		}
+		c.vetFlags = append(c.vetFlags, "-heldcall.block="+value)
+	}
+	if opts.tags != "" {
+		c.build = append(c.build, "-tags="+opts.tags)
+	}
+	if opts.baseline != "" {
+		if c.baseline, err = readBaseline(opts.baseline); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// blockFlag returns the heldcall analyzer's block flag (-heldcall.block for
+// the vet tool).
+func blockFlag(as []*analysis.Analyzer) (*flag.Flag, error) {
+	for _, a := range as {
+		if a.Name == "heldcall" {
+			f := a.Flags.Lookup("block")
+			if f == nil {
+				return nil, errors.New("-block: the heldcall analyzer of this build has no block flag")
+			}
+			return f, nil
+		}
+	}
+	return nil, errors.New("-block: this build has no heldcall analyzer")
+}
+
+// run lists and analyses the packages, then writes the report. It returns the
+// exit code, or an error if nothing could be reported at all.
+func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error) {
+	start := time.Now()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return 0, err
+	}
+	tool, err := os.Executable()
+	if err != nil {
+		return 0, fmt.Errorf("locating this executable for go vet -vettool: %v", err)
+	}
+
+	list, err := listPackages(ctx, cwd, c.build, c.patterns)
+	if err != nil {
+		return 0, err
+	}
+	errs := list.errors
+	var diags []vetDiagnostic
+	if len(list.good) > 0 {
+		pkgDir := make(map[string]string)
+		for _, p := range list.good {
+			pkgDir[p.Dir] = p.ImportPath
+		}
+		flags := append(slices.Clone(c.build), c.vetFlags...)
+		res, err := runVet(ctx, cwd, tool, flags, list.vetArgs(c.patterns), pkgDir)
+		if err != nil {
+			return 0, err
+		}
+		diags = res.diags
+		errs = append(errs, res.errors...)
+		errs = append(errs, notAnalysed(list.good, res.failed)...)
+	}
+	errs = sortErrors(errs)
+
+	paths := newPathMapper(cwd)
+	src := newSourceCache()
+	findings := buildFindings(diags, findingOptions{sel: c.sel, tests: c.opts.tests}, src, paths)
+
+	if c.opts.writeBaseline != "" {
+		if err := writeBaseline(c.opts.writeBaseline, findings); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stderr, "lockaudit: recorded %d findings in %s\n", len(findings), c.opts.writeBaseline)
+	}
+	if c.baseline != nil {
+		findings = slices.DeleteFunc(findings, func(f Finding) bool { return c.baseline[f.Fingerprint] })
+	}
+	failing := len(findings) // findings that make the exit code 1
+	if c.opts.writeBaseline != "" {
+		failing = 0 // they have just been accepted
+	}
+
+	rep := &report{Findings: findings, Errors: errs, Rules: c.analyzers, paths: paths, src: src}
+	var out bytes.Buffer
+	switch {
+	case c.opts.diff || c.opts.fix:
+		fr := applyFixes(findings, fixOptions{
+			write:      !c.opts.diff,
+			modules:    mainModuleDirs(list.good),
+			analysedAt: start,
+			paths:      paths,
+		})
+		for _, msg := range fr.notes {
+			fmt.Fprintf(stderr, "lockaudit: %s\n", msg)
+		}
+		for _, e := range fr.errors {
+			rep.Errors = append(rep.Errors, PackageError{"", e})
+		}
+		if c.opts.diff {
+			out.WriteString(fr.diff)
+			// Findings without an applicable fix do not appear in a diff.
+			writeText(stderr, &report{Findings: fr.unfixed, paths: paths})
+		} else {
+			rep.Findings = fr.unfixed
+			if c.opts.writeBaseline == "" {
+				failing = len(fr.unfixed)
+			}
+			if err := rep.write(&out, c.opts.format); err != nil {
+				return 0, err
+			}
+		}
+	default:
+		if err := rep.write(&out, c.opts.format); err != nil {
+			return 0, err
+		}
+	}
+	if ctx.Err() != nil {
+		return 0, errInterrupted
+	}
+	if c.opts.output != "" {
+		if err := writeFileAtomic(c.opts.output, out.Bytes(), 0o666); err != nil {
+			return 0, err
+		}
+	} else if _, err := stdout.Write(out.Bytes()); err != nil {
+		return 0, err
+	}
+	for _, e := range rep.Errors {
+		if e.Package == "" {
+			fmt.Fprintf(stderr, "lockaudit: %s\n", e.Message)
+		} else {
+			fmt.Fprintf(stderr, "lockaudit: %s: %s\n", e.Package, e.Message)
+		}
+	}
+	switch {
+	case len(rep.Errors) > 0:
+		return exitError, nil
+	case failing > 0:
+		return exitFindings, nil
+	}
+	return exitClean, nil
+}
+
+// notAnalysed returns an error for each listed package that go vet skipped
+// silently: the go command does not vet a package (or its test variant) when
+// a dependency fails to build, and only reports the dependency's errors.
+func notAnalysed(pkgs []listedPackage, failed map[string]bool) []PackageError {
+	var errs []PackageError
+	for _, p := range pkgs {
+		if failed[p.ImportPath] {
+			continue
+		}
+		var bad []string
+		for _, deps := range [][]string{p.Deps, p.TestImports, p.XTestImports} {
+			for _, d := range deps {
+				if failed[d] && d != p.ImportPath && !slices.Contains(bad, d) {
+					bad = append(bad, d)
+				}
+			}
+		}
+		if len(bad) == 0 {
+			continue
+		}
+		slices.Sort(bad)
+		verb := "has"
+		if len(bad) > 1 {
+			verb = "have"
+		}
+		errs = append(errs, PackageError{p.ImportPath,
+			fmt.Sprintf("not analysed (or only partly): depends on %s, which %s errors", strings.Join(bad, ", "), verb)})
+	}
+	return errs
+}
+
+// mainModuleDirs returns the root directories of the main modules of pkgs:
+// fixes are applied only to files inside them.
+func mainModuleDirs(pkgs []listedPackage) []string {
+	var dirs []string
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main && p.Module.Dir != "" && !slices.Contains(dirs, p.Module.Dir) {
+			dirs = append(dirs, p.Module.Dir)
+		}
+	}
+	return dirs
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// A listedPackage is the part of go list's JSON that check uses.
+type listedPackage struct {
+	ImportPath   string
+	Dir          string
+	Error        *listError
+	DepsErrors   []*listError
+	Deps         []string
+	TestImports  []string
+	XTestImports []string
+	Module       *struct {
+		Path string
+		Dir  string
+		Main bool
+	}
+}
+
+// listError is go list's PackageError.
+type listError struct {
+	ImportStack []string
+	Pos         string
+	Err         string
+}
+
+// listFields are the fields check asks go list for.
+const listFields = "ImportPath,Dir,Error,DepsErrors,Deps,TestImports,XTestImports,Module"
+
+// A packageList is the result of resolving the patterns.
+type packageList struct {
+	good   []listedPackage // packages to analyse
+	errors []PackageError  // patterns and packages that cannot be analysed
+}
+
+// vetArgs returns the go vet arguments naming the good packages: their
+// import paths, or the files themselves for a package made of .go files named
+// on the command line (import path "command-line-arguments").
+func (l *packageList) vetArgs(patterns []string) []string {
+	var args []string
+	for _, p := range l.good {
+		if p.ImportPath == "command-line-arguments" {
+			for _, pat := range patterns {
+				if strings.HasSuffix(pat, ".go") {
+					args = append(args, pat)
+				}
+			}
+			continue
+		}
+		args = append(args, p.ImportPath)
+	}
+	return args
+}
+
+// listPackages resolves patterns with go list -e, so that a bad pattern or a
+// package that cannot be loaded becomes an error entry while the others are
+// still analysed (go vet itself stops at the first such problem).
+func listPackages(ctx context.Context, dir string, buildFlags, patterns []string) (*packageList, error) {
+	args := append([]string{"list", "-e", "-json=" + listFields}, buildFlags...)
+	args = append(args, patterns...)
+	var stdout, stderr bytes.Buffer
+	runErr := runGoCommand(ctx, dir, &stdout, &stderr, args...)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	list, err := parseGoList(&stdout, stderr.String())
+	if err != nil {
+		return nil, err
+	}
+	if runErr != nil && len(list.good) == 0 && len(list.errors) == 0 {
+		return nil, fmt.Errorf("go list: %v", runErr)
+	}
+	return list, nil
+}
+
+// noMatchRE matches go list's warning for a pattern that matches nothing.
+var noMatchRE = regexp.MustCompile(`^go: warning: "(.*)" matched no packages$`)
+
+// parseGoList reads go list's JSON stream and its stderr.
+func parseGoList(stdout io.Reader, stderr string) (*packageList, error) {
+	list := new(packageList)
+	dec := json.NewDecoder(stdout)
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("parsing go list output: %v", err)
+		}
+		switch {
+		case p.Error != nil:
+			list.errors = append(list.errors, PackageError{p.ImportPath, p.Error.message()})
+		case len(p.DepsErrors) > 0:
+			for _, e := range p.DepsErrors {
+				msg := e.message()
+				if n := len(e.ImportStack); n > 0 && e.ImportStack[n-1] != p.ImportPath {
+					msg = "dependency " + e.ImportStack[n-1] + ": " + msg
+				}
+				list.errors = append(list.errors, PackageError{p.ImportPath, msg})
+			}
+		default:
+			list.good = append(list.good, p)
+		}
+	}
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || isGoProgress(line) {
+			continue
+		}
+		if m := noMatchRE.FindStringSubmatch(line); m != nil {
+			list.errors = append(list.errors, PackageError{m[1], "pattern matched no packages"})
+			continue
+		}
+		list.errors = append(list.errors, PackageError{"", strings.TrimPrefix(line, "go: ")})
+	}
+	return list, nil
+}
+
+// message renders a go list error on one line.
+func (e *listError) message() string {
+	msg := oneLine(e.Err)
+	if e.Pos != "" && !strings.HasPrefix(msg, e.Pos) {
+		msg = e.Pos + ": " + msg
+	}
+	return msg
+}
+
+// oneLine joins the lines of a multi-line message with spaces.
+func oneLine(s string) string {
+	var parts []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			parts = append(parts, line)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// isGoProgress reports whether a stderr line of the go command is progress
+// information rather than an error.
+func isGoProgress(line string) bool {
+	for _, p := range []string{"go: downloading ", "go: extracting ", "go: finding ", "go: found "} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// errInterrupted reports that the run was cancelled by a signal.
+var errInterrupted = errors.New("interrupted")

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A report is everything check has to say, ready for a writer.
+type report struct {
+	Findings []Finding
+	Errors   []PackageError
+	Rules    []*analysis.Analyzer // rule metadata, for SARIF
+
+	paths *pathMapper
+	src   *sourceCache
+}
+
+// write renders the report in the given format.
+func (r *report) write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(w, r)
+	case "sarif":
+		return writeSARIF(w, r)
+	default:
+		return writeText(w, r)
+	}
+}
+
+// writeFileAtomic writes data to name through a temporary file in the same
+// directory and a rename, so that readers never see a partial file. An
+// existing file keeps its permissions.
+func writeFileAtomic(name string, data []byte, perm os.FileMode) (err error) {
+	if fi, err := os.Stat(name); err == nil {
+		perm = fi.Mode().Perm()
+	} else {
+		perm &^= umask()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("writing %s: %v", name, err)
+	}
+	return nil
+}
