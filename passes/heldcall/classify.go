@@ -52,12 +52,28 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	if call.IsInvoke() {
 		return c.classifyInvoke(call, held)
 	}
+	if y := summary.YieldArg(call); y != nil {
+		// A range-over-func loop: the iterator is traversal code and the
+		// loop body is checked in place.
+		return nil
+	}
 	callee := summary.StaticCallee(call)
 	if callee == nil {
-		if _, ok := call.Value.(*ssa.Builtin); ok {
+		callee = summary.ResolveFunc(f.Fn, call.Value)
+	}
+	if callee == nil {
+		if _, ok := call.Value.(*ssa.Builtin); ok || summary.KnownFuncValue(call.Value) {
 			return nil
 		}
 		return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held}
+	}
+	if m, iface, ok := summary.BoundMethod(callee); ok {
+		if iface {
+			return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held}
+		}
+		if m != nil {
+			callee = m
+		}
 	}
 	if cf := c.res.Func(callee); cf != nil && cf.InPlace {
 		return nil // its body is checked in this context
@@ -90,7 +106,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 			}
 			continue
 		}
-		if !summary.IsNil(arg) {
+		if !summary.IsNil(arg) && !summary.KnownFuncValue(arg) {
 			return &finding{category: "callback", what: "call of " + name + ", which calls func value " + summary.ValueName(arg), held: held}
 		}
 	}

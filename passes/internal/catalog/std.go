@@ -138,10 +138,6 @@ var stdBlocking = map[string]string{
 	"io/fs.WalkDir":           File,
 	"io/fs.ReadFile":          File,
 	"io/fs.ReadDir":           File,
-	"syscall.Read":            File,
-	"syscall.Write":           File,
-	"syscall.Fsync":           File,
-	"syscall.Flock":           File,
 
 	// child processes
 	"(*os/exec.Cmd).Run":            Exec,

@@ -76,6 +76,7 @@ type analyzer struct {
 	conds     map[string]string
 	impls     map[*types.Func][]*ssa.Function
 	typeNames []string
+	quiet     bool // see quietPackage
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
@@ -88,6 +89,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		flows:    make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
 		external: map[*types.Func]*Summary{},
 		impls:    map[*types.Func][]*ssa.Function{},
+		quiet:    quietPackage(pass.Pkg.Path()),
 	}
 	for name, m := range a.pkg.Members {
 		if _, ok := m.(*ssa.Type); ok {

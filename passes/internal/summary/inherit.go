@@ -76,6 +76,11 @@ func inPlaceCalls(parent, fn *ssa.Function) (calls []*ssa.Call, closure *ssa.Mak
 			if mc, ok := instr.(*ssa.MakeClosure); ok && mc == closure {
 				continue
 			}
+			if call, ok := instr.(*ssa.Call); ok && fn.Synthetic == "range-over-func yield" && YieldArg(call.Common()) == fn {
+				// The iterator calls the loop body synchronously.
+				calls = append(calls, call)
+				continue
+			}
 			if call, ok := instr.(*ssa.Call); ok && isFn(call.Call.Value) {
 				for _, arg := range call.Call.Args {
 					if isFn(arg) {

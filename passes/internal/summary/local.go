@@ -87,7 +87,17 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 		return
 	}
+	if y := YieldArg(c); y != nil {
+		// A range-over-func loop: the body runs here, inside the iterator.
+		l.sites = append(l.sites, site{callee: y})
+		if StaticCallee(c) == nil {
+			return
+		}
+	}
 	callee := StaticCallee(c)
+	if callee == nil {
+		callee = ResolveFunc(fn, c.Value)
+	}
 	if callee == nil {
 		// A call of a func value.
 		if p, ok := c.Value.(*ssa.Parameter); ok {
@@ -98,13 +108,24 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			}
 			return
 		}
-		if _, ok := c.Value.(*ssa.Builtin); ok {
+		if _, ok := c.Value.(*ssa.Builtin); ok || KnownFuncValue(c.Value) {
 			return
 		}
 		if l.callback == nil {
 			l.callback = &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}}
 		}
 		return
+	}
+	if m, iface, ok := BoundMethod(callee); ok {
+		if iface {
+			if l.callback == nil {
+				l.callback = &Reason{Kind: "callback", Chain: []string{name, "method value " + ValueName(c.Value)}}
+			}
+			return
+		}
+		if m != nil {
+			callee = m
+		}
 	}
 	if obj := FuncObject(callee); obj != nil {
 		if kind, ok := a.cat.Blocking(obj); ok {

@@ -15,7 +15,9 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		l := a.scan(fn, a.flows[fn])
 		locals[fn] = l
 		s := a.funcs[fn].Summary
-		s.Block, s.Callback = l.block, l.callback
+		if !a.quiet {
+			s.Block, s.Callback = l.block, l.callback
+		}
 		for _, p := range l.params {
 			s.addParam(p)
 		}
@@ -67,6 +69,9 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		if c == nil {
 			return
 		}
+		if a.quiet {
+			c = &Summary{Acquires: c.Acquires}
+		}
 		if s.Block == nil && c.Block != nil {
 			s.Block = c.Block.extend(name)
 			changed = true
@@ -106,7 +111,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				merge(a.summary(g), false)
 				continue
 			}
-			if s.Callback == nil && !IsNil(arg) {
+			if s.Callback == nil && !IsNil(arg) && !KnownFuncValue(arg) && !a.quiet {
 				s.Callback = &Reason{Kind: "callback", Chain: []string{name, SSAFuncName(callee, nil), "func value " + ValueName(arg)}}
 				changed = true
 			}

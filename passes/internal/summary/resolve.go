@@ -1,0 +1,142 @@
+package summary
+
+import (
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// quietPackages are packages whose own operations never make a caller
+// block: the runtime and the packages beneath sync and reflect. Their
+// channel operations and callbacks are implementation details (the
+// garbage collector, finalizers, lock-free algorithms), and what in them
+// really blocks is listed in the catalogue.
+func quietPackage(path string) bool {
+	switch path {
+	case "runtime", "reflect", "sync", "sync/atomic", "unique", "weak", "iter", "unsafe", "syscall":
+		return true
+	}
+	for _, prefix := range []string{"runtime/", "internal/", "vendor/"} {
+		if strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// isStd reports whether a package path belongs to the standard library.
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// ResolveFunc returns the function that the func value v of fn always
+// denotes: a function, a closure, or a captured variable bound to one by the
+// (unique) closure that creates fn. It returns nil for func values that come
+// from elsewhere.
+func ResolveFunc(fn *ssa.Function, v ssa.Value) *ssa.Function {
+	for depth := 0; depth < 8; depth++ {
+		if g := ClosureFn(v); g != nil {
+			return g
+		}
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok || fn.Parent() == nil {
+			return nil
+		}
+		idx := -1
+		for i, f := range fn.FreeVars {
+			if f == fv {
+				idx = i
+			}
+		}
+		mc := makeClosureOf(fn)
+		if idx < 0 || mc == nil || idx >= len(mc.Bindings) {
+			return nil
+		}
+		v, fn = mc.Bindings[idx], fn.Parent()
+	}
+	return nil
+}
+
+// makeClosureOf returns the unique MakeClosure creating fn in its parent.
+func makeClosureOf(fn *ssa.Function) *ssa.MakeClosure {
+	var found *ssa.MakeClosure
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				if found != nil {
+					return nil
+				}
+				found = mc
+			}
+		}
+	}
+	return found
+}
+
+// KnownFuncValue reports whether a func value comes from code that is not
+// foreign to a critical section: a package-level func variable (by
+// convention a test hook such as nowFunc), or a function returned by the
+// standard library (an iterator from maps.Keys, say).
+func KnownFuncValue(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		_, ok := v.X.(*ssa.Global)
+		return ok
+	case *ssa.Call:
+		if callee := v.Call.StaticCallee(); callee != nil {
+			if obj := FuncObject(callee); obj != nil && obj.Pkg() != nil {
+				return inStd(callee.Prog.Fset, obj)
+			}
+		}
+	}
+	return false
+}
+
+// YieldArg returns the synthetic yield function passed to an iterator by a
+// range-over-func loop, or nil when the call is not such a loop.
+func YieldArg(c *ssa.CallCommon) *ssa.Function {
+	for _, arg := range c.Args {
+		if g := ClosureFn(arg); g != nil && g.Synthetic == "range-over-func yield" {
+			return g
+		}
+	}
+	return nil
+}
+
+// BoundMethod returns the method behind a bound method wrapper (the
+// function of a method value x.M), and whether its receiver is an interface
+// (then the method value runs unknown code). For other functions it returns
+// nil.
+func BoundMethod(fn *ssa.Function) (method *ssa.Function, iface bool, ok bool) {
+	if !strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+		return nil, false, false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil {
+		return nil, false, false
+	}
+	if recv := obj.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		return nil, true, true
+	}
+	return fn.Prog.FuncValue(obj), false, true
+}
+
+// inStd reports whether obj is declared in the standard library: its source
+// lies under GOROOT. Positions of imported objects come from export data;
+// when there is none, a path whose first element has no dot is taken as std.
+func inStd(fset *token.FileSet, obj *types.Func) bool {
+	if obj.Pkg() == nil {
+		return true
+	}
+	if p := fset.Position(obj.Pos()); p.Filename != "" {
+		return strings.HasPrefix(p.Filename, gorootSrc) || strings.HasPrefix(p.Filename, "$GOROOT")
+	}
+	return isStd(obj.Pkg().Path())
+}
+
+var gorootSrc = filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
