@@ -80,7 +80,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	name := c.calleeName(callee)
 	if obj := summary.FuncObject(callee); obj != nil {
-		if kind, ok := cat.Blocking(obj); ok {
+		if kind, ok := cat.Direct(obj); ok {
 			return &finding{category: kind, what: "call of " + name, held: held}
 		}
 	}

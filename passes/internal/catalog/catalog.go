@@ -30,12 +30,13 @@ var Kinds = []string{DB, Exec, File, Net, Sleep, Wait}
 // A Catalog maps function names to the category of blocking they do.
 type Catalog struct {
 	blocking map[string]string
+	direct   map[string]string
 }
 
 // Default returns a new catalogue with the standard library and common
 // ecosystem entries.
 func Default() *Catalog {
-	c := &Catalog{blocking: make(map[string]string, len(stdBlocking))}
+	c := &Catalog{blocking: make(map[string]string, len(stdBlocking)), direct: directOnly}
 	for name, kind := range stdBlocking {
 		c.blocking[name] = kind
 	}
@@ -88,6 +89,20 @@ func (c *Catalog) Blocking(fn *types.Func) (string, bool) {
 	if o := fn.Origin(); o != fn {
 		kind, ok = c.blocking[o.FullName()]
 	}
+	return kind, ok
+}
+
+// Direct reports the category of fn if calling it under a lock is a
+// finding: a blocking function, or one that blocks only as much as its
+// arguments (io.Copy) and so does not make its callers block.
+func (c *Catalog) Direct(fn *types.Func) (string, bool) {
+	if kind, ok := c.Blocking(fn); ok {
+		return kind, true
+	}
+	if fn == nil {
+		return "", false
+	}
+	kind, ok := c.direct[fn.Origin().FullName()]
 	return kind, ok
 }
 

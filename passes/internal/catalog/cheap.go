@@ -53,6 +53,29 @@ var cheapInterfaces = map[string]bool{
 	"time.Location":                   true,
 }
 
+// cheapMethods lists single interface methods that are cheap and do not
+// block although their interface's other methods do.
+var cheapMethods = map[string]bool{
+	"(net.Conn).LocalAddr":                      true,
+	"(net.Conn).RemoteAddr":                     true,
+	"(net.Conn).SetDeadline":                    true,
+	"(net.Conn).SetReadDeadline":                true,
+	"(net.Conn).SetWriteDeadline":               true,
+	"(net.Conn).Close":                          true,
+	"(net.PacketConn).LocalAddr":                true,
+	"(net.PacketConn).SetDeadline":              true,
+	"(net.PacketConn).SetReadDeadline":          true,
+	"(net.PacketConn).SetWriteDeadline":         true,
+	"(net.PacketConn).Close":                    true,
+	"(net.Listener).Addr":                       true,
+	"(net.Listener).Close":                      true,
+	"(net/http.ResponseWriter).Header":          true,
+	"(net/http.ResponseWriter).WriteHeader":     true,
+	"(database/sql/driver.Rows).Columns":        true,
+	"(database/sql/driver.Result).LastInsertId": true,
+	"(database/sql/driver.Result).RowsAffected": true,
+}
+
 // cheapPackages lists packages whose interfaces are metrics or tracing
 // instruments: recording a measurement under a lock is routine and never
 // blocks.
@@ -105,6 +128,9 @@ func Cheap(iface types.Type, m *types.Func) bool {
 		if name != "Error" || sig == nil || sig.Params().Len() == 0 {
 			return true
 		}
+	}
+	if cheapMethods[m.FullName()] || cheapMethods[m.Origin().FullName()] {
+		return true
 	}
 	if n, ok := types.Unalias(iface).(*types.Named); ok {
 		obj := n.Obj()

@@ -26,8 +26,22 @@ func condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result)
 				}
 				// c.cond.L = x, or the L field of a composite literal.
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
-					if cond, lock := flow.IDOf(fa.X).Class, flow.IDOf(st.Val).Class; cond != "" && lock != "" {
+					lock := flow.IDOf(st.Val).Class
+					if lock == "" {
+						continue
+					}
+					if cond := flow.IDOf(fa.X).Class; cond != "" {
 						out[cond] = lock
+					}
+					// &sync.Cond{L: ...} stored into a field or variable.
+					if alloc, ok := fa.X.(*ssa.Alloc); ok {
+						for _, ref := range *alloc.Referrers() {
+							if st2, ok := ref.(*ssa.Store); ok && st2.Val == alloc {
+								if cond := flow.IDOf(st2.Addr).Class; cond != "" {
+									out[cond] = lock
+								}
+							}
+						}
 					}
 					continue
 				}
