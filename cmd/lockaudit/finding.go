@@ -221,7 +221,10 @@ func parsePosn(s, dir string) (file string, line, col int) {
 
 // absPath makes name absolute relative to dir.
 func absPath(name, dir string) string {
-	if name == "" || filepath.IsAbs(name) {
+	if name == "" {
+		return ""
+	}
+	if filepath.IsAbs(name) {
 		return filepath.Clean(name)
 	}
 	return filepath.Join(dir, name)
