@@ -121,8 +121,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
 		return exitError
 	}
+	// The first Ctrl-C cancels the run (and cleans up); a second one kills
+	// the process the default way.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop)
 	code, err := c.run(ctx, stdout, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -225,7 +228,13 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		return 0, fmt.Errorf("locating this executable for go vet -vettool: %v", err)
 	}
 
-	list, err := listPackages(ctx, cwd, c.build, c.patterns)
+	env, cleanup, err := newGoEnv(cwd)
+	if err != nil {
+		return 0, err
+	}
+	defer cleanup()
+
+	list, err := listPackages(ctx, env, c.build, c.patterns)
 	if err != nil {
 		return 0, err
 	}
@@ -237,7 +246,7 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 			pkgDir[p.Dir] = p.ImportPath
 		}
 		flags := append(slices.Clone(c.build), c.vetFlags...)
-		res, err := runVet(ctx, cwd, tool, flags, list.vetArgs(c.patterns), pkgDir)
+		res, err := runVet(ctx, env, tool, flags, list.vetArgs(c.patterns), pkgDir)
 		if err != nil {
 			return 0, err
 		}

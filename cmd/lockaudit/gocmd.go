@@ -13,21 +13,44 @@ import (
 // clean up (remove its $WORK directory) before it is killed.
 const goCommandWaitDelay = 5 * time.Second
 
-// goCommand returns a go command that runs in dir, in its own process group,
+// goEnv is where and how the go command runs.
+type goEnv struct {
+	dir    string // working directory
+	tmpDir string // if set, GOTMPDIR: the parent of the go command's $WORK
+}
+
+// newGoEnv returns a goEnv for dir with a fresh temporary directory for the
+// go command's work directories, and a function that removes it.
+//
+// The go command removes its $WORK directory when it finishes, but go vet
+// and go list do not handle SIGINT: interrupted, they die at once and leave
+// $WORK behind (checked with Go 1.26.8). Giving them a GOTMPDIR of our own
+// lets check remove everything they leave, however they end.
+func newGoEnv(dir string) (goEnv, func(), error) {
+	tmp, err := os.MkdirTemp(os.Getenv("GOTMPDIR"), "lockaudit-")
+	if err != nil {
+		return goEnv{}, nil, err
+	}
+	return goEnv{dir: dir, tmpDir: tmp}, func() { os.RemoveAll(tmp) }, nil
+}
+
+// goCommand returns a go command that runs in env, in its own process group,
 // and is stopped when ctx is done.
 //
 // Its own process group: the go command runs many children (compilers, this
 // binary as the vet tool), and all of them must go. On cancellation the whole
-// group gets SIGINT, which makes the go command stop scheduling work, remove
-// its temporary directory and exit; if it has not exited after
-// goCommandWaitDelay it is killed. finishGoCommand then kills whatever is left
-// of the group. (With a shared process group, a terminal's Ctrl-C would reach
-// the children directly; a separate group means it reaches only us and we
-// decide.)
-func goCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
+// group gets SIGINT, which ends the go command and its children; one that
+// survives it is killed after goCommandWaitDelay, and finishGoCommand kills
+// whatever is left of the group. (In a shared process group a terminal's
+// Ctrl-C would reach the children directly; in their own, it reaches only us
+// and we decide.)
+func goCommand(ctx context.Context, env goEnv, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
+	cmd.Dir = env.dir
 	cmd.Env = os.Environ()
+	if env.tmpDir != "" {
+		cmd.Env = append(cmd.Env, "GOTMPDIR="+env.tmpDir)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
@@ -51,8 +74,8 @@ func finishGoCommand(ctx context.Context, cmd *exec.Cmd) error {
 
 // runGoCommand runs the go command to completion with the given stdout and
 // stderr writers.
-func runGoCommand(ctx context.Context, dir string, stdout, stderr io.Writer, args ...string) error {
-	cmd := goCommand(ctx, dir, args...)
+func runGoCommand(ctx context.Context, env goEnv, stdout, stderr io.Writer, args ...string) error {
+	cmd := goCommand(ctx, env, args...)
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {

@@ -65,11 +65,11 @@ func (l *packageList) vetArgs(patterns []string) []string {
 // listPackages resolves patterns with go list -e, so that a bad pattern or a
 // package that cannot be loaded becomes an error entry while the others are
 // still analysed (go vet itself stops at the first such problem).
-func listPackages(ctx context.Context, dir string, buildFlags, patterns []string) (*packageList, error) {
+func listPackages(ctx context.Context, env goEnv, buildFlags, patterns []string) (*packageList, error) {
 	args := append([]string{"list", "-e", "-json=" + listFields}, buildFlags...)
 	args = append(args, patterns...)
 	var stdout, stderr bytes.Buffer
-	runErr := runGoCommand(ctx, dir, &stdout, &stderr, args...)
+	runErr := runGoCommand(ctx, env, &stdout, &stderr, args...)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -67,7 +67,7 @@ type vetResult struct {
 // and collects diagnostics (stdout) and errors (stderr). pkgDir maps a
 // directory to the import path of the package in it, to attribute errors the
 // go command prints without a "# pkg" header.
-func runVet(ctx context.Context, dir, tool string, flags, pkgs []string, pkgDir map[string]string) (*vetResult, error) {
+func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, pkgDir map[string]string) (*vetResult, error) {
 	args := append([]string{"vet", "-vettool=" + tool, "-json"}, flags...)
 	args = append(args, pkgs...)
 
@@ -85,7 +85,7 @@ func runVet(ctx context.Context, dir, tool string, flags, pkgs []string, pkgDir 
 		io.Copy(io.Discard, pr) // drain after a decoding error
 	}()
 	var stderr bytes.Buffer
-	runErr := runGoCommand(ctx, dir, pw, &stderr, args...)
+	runErr := runGoCommand(ctx, env, pw, &stderr, args...)
 	pw.Close()
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -98,7 +98,7 @@ func runVet(ctx context.Context, dir, tool string, flags, pkgs []string, pkgDir 
 		res.errors = append(res.errors, PackageError{"", "reading go vet output: " + decErr.Error()})
 	}
 	for _, e := range parseVetStderr(stderr.String(), func(file string) string {
-		return pkgDir[filepath.Dir(absPath(file, dir))]
+		return pkgDir[filepath.Dir(absPath(file, env.dir))]
 	}) {
 		res.errors = append(res.errors, e.PackageError)
 		if e.header {
