@@ -17,6 +17,9 @@ import (
 func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockstate.Held) *finding {
 	switch instr := instr.(type) {
 	case *ssa.Send:
+		if c.res.BufferedSend(f.Flow, instr.Chan) {
+			return nil
+		}
 		return &finding{category: "chan", what: "channel send", held: held}
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {

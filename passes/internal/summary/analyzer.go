@@ -67,6 +67,7 @@ func (r *Result) Implementations(c *ssa.CallCommon) []*ssa.Function {
 func (r *Result) CondLock(cond string) string { return r.conds[cond] }
 
 type analyzer struct {
+	res       *Result
 	pass      *analysis.Pass
 	pkg       *ssa.Package
 	cat       *catalog.Catalog
@@ -77,6 +78,7 @@ type analyzer struct {
 	impls     map[*types.Func][]*ssa.Function
 	typeNames []string
 	quiet     bool // see quietPackage
+	buffered  map[string]bool
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
@@ -99,6 +101,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	sort.Strings(a.typeNames)
 
 	res := &Result{a: a, Pkg: a.pkg, Catalog: a.cat, byFn: a.funcs, external: a.external}
+	a.res = res
 	for _, fn := range ssainfo.SrcFuncs {
 		f := &Func{Fn: fn, Summary: &Summary{}}
 		a.funcs[fn] = f
@@ -121,6 +124,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		}
 	}
 	a.conds = condLocks(ssainfo.SrcFuncs, a.flows)
+	a.buffered = bufferedChans(ssainfo.SrcFuncs, a.flows)
 	res.conds = a.conds
 
 	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint.

@@ -39,7 +39,9 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.Send:
-				setBlock("chan", "channel send", "")
+				if !a.res.BufferedSend(flow, instr.Chan) {
+					setBlock("chan", "channel send", "")
+				}
 			case *ssa.UnOp:
 				if instr.Op == token.ARROW {
 					setBlock("chan", "channel receive", "")

@@ -65,7 +65,12 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	s := a.funcs[fn].Summary
 	name := SSAFuncName(fn, nil)
 	changed := false
-	merge := func(c *Summary, crossPkg bool) {
+	// Callbacks are not propagated: a caller reports a call of a function
+	// that itself calls a func field (one level), but chains through
+	// deeper helpers end in the package's own dispatch tables and hooks
+	// (encoders' op tables, cipher-suite constructors) far more often than
+	// in foreign code.
+	merge := func(c *Summary) {
 		if c == nil {
 			return
 		}
@@ -74,10 +79,6 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		}
 		if s.Block == nil && c.Block != nil {
 			s.Block = c.Block.extend(name)
-			changed = true
-		}
-		if s.Callback == nil && c.Callback != nil && !crossPkg {
-			s.Callback = c.Callback.extend(name)
 			changed = true
 		}
 		for _, cl := range c.Acquires {
@@ -89,8 +90,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	for _, st := range l.sites {
 		callee := a.declared(st.callee)
 		cs := a.summary(callee)
-		_, inPkg := a.funcs[callee]
-		merge(cs, !inPkg)
+		merge(cs)
 		if cs == nil || len(cs.CallsParams) == 0 {
 			continue
 		}
@@ -108,7 +108,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				continue
 			}
 			if g := ClosureFn(arg); g != nil {
-				merge(a.summary(g), false)
+				merge(a.summary(g))
 				continue
 			}
 			if s.Callback == nil && !IsNil(arg) && !KnownFuncValue(arg) && !a.quiet {

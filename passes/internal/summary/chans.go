@@ -1,0 +1,75 @@
+package summary
+
+import (
+	"go/constant"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// bufferedChans finds the channel classes (fields and package variables)
+// that the package only ever creates with a constant, non-zero capacity.
+func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
+	buffered := map[string]bool{}
+	unbuffered := map[string]bool{}
+	for _, fn := range funcs {
+		flow := flows[fn]
+		if flow == nil {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				mc, ok := st.Val.(*ssa.MakeChan)
+				if !ok {
+					continue
+				}
+				class := flow.IDOf(st.Addr).Class
+				if class == "" {
+					continue
+				}
+				if constCap(mc) {
+					buffered[class] = true
+				} else {
+					unbuffered[class] = true
+				}
+			}
+		}
+	}
+	for class := range unbuffered {
+		delete(buffered, class)
+	}
+	return buffered
+}
+
+func constCap(mc *ssa.MakeChan) bool {
+	c, ok := mc.Size.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, exact := constant.Int64Val(c.Value)
+	return exact && n > 0
+}
+
+// BufferedSend reports whether a send on ch, a channel value of fn, goes to a
+// channel created with a constant capacity: such sends are the package's
+// deliberate non-blocking hand-offs (a result slot, a wake-up token), not
+// waits under a lock.
+func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
+	for {
+		switch v := ch.(type) {
+		case *ssa.MakeChan:
+			return constCap(v)
+		case *ssa.ChangeType:
+			ch = v.X
+			continue
+		}
+		break
+	}
+	class := flow.IDOf(ch).Class
+	return class != "" && r.a.buffered[class]
+}
