@@ -50,7 +50,7 @@ var cheapInterfaces = map[string]bool{
 	"flag.Value":                      true,
 	"flag.Getter":                     true,
 	"sync.Locker":                     true,
-	"testing.TB": true,
+	"testing.TB":                      true,
 	"time.Location":                   true,
 }
 
