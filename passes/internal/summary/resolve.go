@@ -43,23 +43,81 @@ func ResolveFunc(fn *ssa.Function, v ssa.Value) *ssa.Function {
 		if g := ClosureFn(v); g != nil {
 			return g
 		}
-		fv, ok := v.(*ssa.FreeVar)
-		if !ok || fn.Parent() == nil {
-			return nil
-		}
-		idx := -1
-		for i, f := range fn.FreeVars {
-			if f == fv {
-				idx = i
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+			if fv, ok := u.X.(*ssa.FreeVar); ok {
+				// *fv: the captured variable's address is bound by
+				// the parent's MakeClosure.
+				b, parent := binding(fn, fv)
+				if b == nil {
+					return nil
+				}
+				alloc, ok := b.(*ssa.Alloc)
+				if !ok {
+					return nil
+				}
+				v, fn = &ssa.UnOp{Op: token.MUL, X: alloc}, parent
+				continue
+			}
+			if alloc, ok := u.X.(*ssa.Alloc); ok {
+				// A local func variable captured by a closure lives
+				// in memory; resolve it if it is stored only once.
+				if stored := onlyStore(alloc); stored != nil {
+					v = stored
+					continue
+				}
+				return nil
 			}
 		}
-		mc := makeClosureOf(fn)
-		if idx < 0 || mc == nil || idx >= len(mc.Bindings) {
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok {
 			return nil
 		}
-		v, fn = mc.Bindings[idx], fn.Parent()
+		if v, fn = binding(fn, fv); v == nil {
+			return nil
+		}
 	}
 	return nil
+}
+
+// binding returns the value the parent binds to free variable fv of
+// closure fn, and the parent.
+func binding(fn *ssa.Function, fv *ssa.FreeVar) (ssa.Value, *ssa.Function) {
+	if fn.Parent() == nil {
+		return nil, nil
+	}
+	mc := makeClosureOf(fn)
+	for i, f := range fn.FreeVars {
+		if f == fv && mc != nil && i < len(mc.Bindings) {
+			return mc.Bindings[i], fn.Parent()
+		}
+	}
+	return nil, nil
+}
+
+// onlyStore returns the value stored into alloc when there is exactly one
+// store and the address does not escape otherwise.
+func onlyStore(alloc *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			// captured by reference: only loads happen in the closure
+			// unless it stores; a closure that assigns the variable is
+			// rare enough to accept.
+		default:
+			return nil
+		}
+	}
+	return val
 }
 
 // makeClosureOf returns the unique MakeClosure creating fn in its parent.
