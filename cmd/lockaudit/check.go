@@ -72,9 +72,15 @@ blocking or foreign calls, and global locks above shards.
 Exit status: 0 nothing found, 1 findings, 2 something could not be analysed
 (the report still contains everything that was).
 
-Rules: %s. -enable limits the report to the rules and categories it
-lists; -disable removes rules or categories. Advisory categories (%s) are
-reported only when listed in -enable.
+Rules: %s.
+-enable limits the report to the rules and rule/categories it lists;
+-disable removes rules or categories and wins over -enable. Advisory
+categories (%s) are reported only when -enable lists them.
+
+-fix applies the first suggested fix of each reported finding and reports
+the findings left; -diff prints the fixes as a unified diff instead (the
+findings without a fix go to stderr). -write-baseline records the findings
+as accepted: that run exits 0 unless something could not be analysed.
 
 Flags:
 `

@@ -67,7 +67,10 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, versionString())
 		return exitClean
 	case cmd == "help" || cmd == "-h" || cmd == "-help" || cmd == "--help":
-		fmt.Fprint(stdout, mainUsage)
+		// check is the default command: show its flags too.
+		fmt.Fprint(stdout, mainUsage+"\n")
+		var opts checkOptions
+		printCheckUsage(stdout, newCheckFlags(&opts))
 		return exitClean
 	case strings.HasPrefix(cmd, "-") || looksLikePattern(cmd):
 		return runCheck(args, stdout, stderr)
@@ -83,8 +86,6 @@ Usage:
 
 	lockaudit [check] [flags] [packages]   check packages (default ./...)
 	lockaudit version                      print the version
-
-Run 'lockaudit check -h' for the flags of check.
 
 lockaudit also works as a vet tool: go vet -vettool=$(command -v lockaudit) ./...
 `
