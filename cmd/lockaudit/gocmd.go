@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 )
 
@@ -51,10 +50,8 @@ func goCommand(ctx context.Context, env goEnv, args ...string) *exec.Cmd {
 	if env.tmpDir != "" {
 		cmd.Env = append(cmd.Env, "GOTMPDIR="+env.tmpDir)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
-	}
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return interruptGroup(cmd) }
 	cmd.WaitDelay = goCommandWaitDelay
 	return cmd
 }
@@ -67,7 +64,7 @@ func goCommand(ctx context.Context, env goEnv, args ...string) *exec.Cmd {
 func finishGoCommand(ctx context.Context, cmd *exec.Cmd) error {
 	err := cmd.Wait()
 	if ctx.Err() != nil && cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ESRCH when the group is gone
+		killGroup(cmd)
 	}
 	return err
 }
