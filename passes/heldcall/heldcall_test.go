@@ -23,6 +23,17 @@ var corpus = []string{
 	"fileio",
 	"execdb",
 	"transitive",
+	"closures",
+	"trylock",
+	"locker",
+	"embedded",
+	"wrappers",
+	"generics",
+	"defers",
+	"loops",
+	"suppress",
+	"storeclient",
+	"crosspkg",
 	"pending",
 }
 
