@@ -4,6 +4,8 @@
 package loops
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"time"
 )
@@ -28,7 +30,7 @@ func (q *Queue) DrainHeld() {
 	for len(q.tasks) > 0 {
 		t := q.tasks[0]
 		q.tasks = q.tasks[1:]
-		if err := t.Run(); err != nil { // want `q.mu held across call of func value t.Run \(locked at loops.go:27\)`
+		if err := t.Run(); err != nil { // want `q.mu held across call of func value t.Run \(locked at loops.go:29\)`
 			q.failed = append(q.failed, t.ID)
 		}
 	}
@@ -62,8 +64,8 @@ func (q *Queue) WorkHeld() {
 		}
 		t := q.tasks[0]
 		q.tasks = q.tasks[1:]
-		if err := t.Run(); err != nil { // want `q.mu held across call of func value t.Run \(locked at loops.go:58\)`
-			q.onError(t.ID, err) // want `q.mu held across call of func value q.onError \(locked at loops.go:58\)`
+		if err := t.Run(); err != nil { // want `q.mu held across call of func value t.Run \(locked at loops.go:60\)`
+			q.onError(t.ID, err) // want `q.mu held across call of func value q.onError \(locked at loops.go:60\)`
 		}
 		q.mu.Unlock()
 	}
@@ -99,8 +101,8 @@ func (t *Ticker) LoopHeld(every time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for !t.stop {
-		t.value = t.refresh() // want `t.mu held across call of func value t.refresh \(locked at loops.go:99, released by defer\)`
-		time.Sleep(every)     // want `t.mu held across call of time.Sleep \(locked at loops.go:99, released by defer\)`
+		t.value = t.refresh() // want `t.mu held across call of func value t.refresh \(locked at loops.go:101, released by defer\)`
+		time.Sleep(every)     // want `t.mu held across call of time.Sleep \(locked at loops.go:101, released by defer\)`
 	}
 }
 
@@ -145,8 +147,17 @@ func (o *Optional) Add(d int) {
 func (o *Optional) AddLockedHeld(d int) {
 	o.mu.Lock()
 	o.n += d
-	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:146\)`
+	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:148\)`
 	o.mu.Unlock()
+}
+
+// AddLocked updates under the lock and notifies after releasing it.
+func (o *Optional) AddLocked(d int) {
+	o.mu.Lock()
+	o.n += d
+	n := o.n
+	o.mu.Unlock()
+	o.notify(n)
 }
 
 // EarlyHeld returns early on one branch after unlocking, but notifies
@@ -158,7 +169,7 @@ func (o *Optional) EarlyHeld(d int) {
 		return
 	}
 	o.n += d
-	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:155\)`
+	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:166\)`
 	o.mu.Unlock()
 }
 
@@ -214,5 +225,35 @@ func (c *Conn) sendAllLocked() error {
 func (c *Conn) FlushHeld() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.sendAllLocked() // want `c.mu held across call of \(\*Conn\).sendAllLocked, which calls func value c.send \(\(\*Conn\).sendAllLocked -> func value c.send\) \(locked at loops.go:215, released by defer\)`
+	return c.sendAllLocked() // want `c.mu held across call of \(\*Conn\).sendAllLocked, which calls func value c.send \(\(\*Conn\).sendAllLocked -> func value c.send\) \(locked at loops.go:226, released by defer\)`
+}
+
+// Index maps terms to posting lists and tells a hook about dropped terms.
+type Index struct {
+	mu     sync.Mutex
+	terms  map[string][]int
+	onDrop func(term string)
+}
+
+// ResetHeld ranges over a standard-library iterator with the index
+// locked; the loop body runs under the lock, and so does the hook.
+func (x *Index) ResetHeld() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for term := range maps.Keys(x.terms) {
+		x.onDrop(term) // want `x.mu held across call of func value x.onDrop \(locked at loops.go:241, released by defer\)`
+	}
+	x.terms = map[string][]int{}
+}
+
+// Reset collects the terms through the iterator under the lock and calls
+// the hook after.
+func (x *Index) Reset() {
+	x.mu.Lock()
+	terms := slices.Collect(maps.Keys(x.terms))
+	x.terms = map[string][]int{}
+	x.mu.Unlock()
+	for _, term := range terms {
+		x.onDrop(term)
+	}
 }
