@@ -257,3 +257,39 @@ func (x *Index) Reset() {
 		x.onDrop(term)
 	}
 }
+
+// Replicator ships log entries to followers; large entries are shipped
+// with the lock released.
+type Replicator struct {
+	mu      sync.Mutex
+	entries [][]byte
+	ship    func([]byte) error
+	onSent  func(n int)
+}
+
+// ShipHeld opens a window for large entries only, but reports every entry
+// under the lock: after the branch the lock is held again on both paths.
+func (r *Replicator) ShipHeld() {
+	r.mu.Lock()
+	for i, e := range r.entries {
+		if len(e) > 1<<20 {
+			r.mu.Unlock()
+			r.ship(e)
+			r.mu.Lock()
+		}
+		r.onSent(i) // want `r.mu held across call of func value r.onSent \(locked at loops.go:273\)`
+	}
+	r.mu.Unlock()
+}
+
+// Ship snapshots the entries and ships and reports without the lock.
+func (r *Replicator) Ship() {
+	r.mu.Lock()
+	entries := r.entries
+	r.entries = nil
+	r.mu.Unlock()
+	for i, e := range entries {
+		r.ship(e)
+		r.onSent(i)
+	}
+}

@@ -175,3 +175,31 @@ func (t *Throttle) Take() {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Ring is a ring buffer of log lines whose lock is taken through two
+// levels of wrappers.
+type Ring struct {
+	mu    sync.Mutex
+	lines []string
+	next  int
+	sink  func(line string)
+}
+
+func (r *Ring) lock()      { r.mu.Lock() }
+func (r *Ring) lockWrite() { r.lock() }
+
+func (r *Ring) AppendHeld(line string) {
+	r.lockWrite()
+	r.lines[r.next%len(r.lines)] = line
+	r.next++
+	r.sink(line) // want `r.mu held across call of func value r.sink \(locked at wrappers.go:192\)`
+	r.mu.Unlock()
+}
+
+func (r *Ring) Append(line string) {
+	r.lockWrite()
+	r.lines[r.next%len(r.lines)] = line
+	r.next++
+	r.mu.Unlock()
+	r.sink(line)
+}
