@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -47,6 +48,16 @@ func OpOf(call *ssa.CallCommon) Op {
 	if call.IsInvoke() {
 		return invokeOp(call)
 	}
+	if mc, ok := call.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+		// A method value of the lock itself: unlock := mu.Unlock; unlock().
+		if fn, ok := mc.Fn.(*ssa.Function); ok && strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+			if obj, ok := fn.Object().(*types.Func); ok {
+				if op := syncOp(obj, mc.Bindings[0]); op.Kind != NoOp {
+					return op
+				}
+			}
+		}
+	}
 	callee := call.StaticCallee()
 	if callee == nil || len(call.Args) == 0 {
 		return Op{}
@@ -55,18 +66,24 @@ func OpOf(call *ssa.CallCommon) Op {
 	if obj == nil {
 		return Op{}
 	}
-	recv := obj.Signature().Recv()
-	if recv == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
+	return syncOp(obj, call.Args[0])
+}
+
+// syncOp recognises a method of sync.Mutex, sync.RWMutex or sync.Cond
+// called on recv.
+func syncOp(obj *types.Func, recv ssa.Value) Op {
+	sig := obj.Signature().Recv()
+	if sig == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
 		return Op{}
 	}
-	switch recvName(recv.Type()) {
+	switch recvName(sig.Type()) {
 	case "Mutex", "RWMutex":
 		if kind, mode := methodOp(obj.Name()); kind != NoOp {
-			return Op{Kind: kind, Mode: mode, Recv: call.Args[0]}
+			return Op{Kind: kind, Mode: mode, Recv: recv}
 		}
 	case "Cond":
 		if obj.Name() == "Wait" {
-			return Op{Kind: CondWait, Recv: call.Args[0]}
+			return Op{Kind: CondWait, Recv: recv}
 		}
 	}
 	return Op{}

@@ -10,18 +10,52 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// quietPackages are packages whose own operations never make a caller
-// block: the runtime and the packages beneath sync and reflect. Their
+// quietPackage reports packages whose own operations never make a caller
+// block: the runtime and the packages beneath sync and reflect, and
+// loggers (see loggingModules). Their
 // channel operations and callbacks are implementation details (the
 // garbage collector, finalizers, lock-free algorithms), and what in them
 // really blocks is listed in the catalogue.
 func quietPackage(path string) bool {
+	if loggingPackage(path) {
+		return true
+	}
 	switch path {
-	case "runtime", "reflect", "sync", "sync/atomic", "unique", "weak", "iter", "unsafe", "syscall":
+	case "runtime", "reflect", "sync", "sync/atomic", "unique", "weak", "iter", "unsafe", "syscall",
+		"log", "log/slog":
 		return true
 	}
 	for _, prefix := range []string{"runtime/", "internal/", "vendor/"} {
 		if strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// loggingModules are logging libraries. Writing a log line under a lock is
+// I/O, but it is the one kind that reviewers accept, so loggers never make
+// their callers block.
+var loggingModules = []string{
+	"k8s.io/klog",
+	"github.com/golang/glog",
+	"github.com/sirupsen/logrus",
+	"go.uber.org/zap",
+	"github.com/rs/zerolog",
+	"github.com/go-logr/",
+	"github.com/go-kit/log",
+	"github.com/go-kit/kit/log",
+	"github.com/hashicorp/go-hclog",
+	"github.com/apex/log",
+}
+
+func loggingPackage(path string) bool {
+	for _, m := range loggingModules {
+		if strings.HasSuffix(m, "/") { // a prefix of module paths
+			if strings.HasPrefix(path, m) {
+				return true
+			}
+		} else if path == m || strings.HasPrefix(path, m+"/") {
 			return true
 		}
 	}
@@ -138,9 +172,14 @@ func makeClosureOf(fn *ssa.Function) *ssa.MakeClosure {
 
 // KnownFuncValue reports whether a func value comes from code that is not
 // foreign to a critical section: a package-level func variable (by
-// convention a test hook such as nowFunc), or a function returned by the
-// standard library (an iterator from maps.Keys, say).
+// convention a test hook such as nowFunc), a function returned by the
+// standard library (an iterator from maps.Keys, say), or a context cancel
+// function (it closes a channel and returns; cancelling under a lock is
+// idiomatic).
 func KnownFuncValue(v ssa.Value) bool {
+	if isCancelFunc(v) {
+		return true
+	}
 	switch v := v.(type) {
 	case *ssa.UnOp:
 		_, ok := v.X.(*ssa.Global)
@@ -198,3 +237,24 @@ func inStd(fset *token.FileSet, obj *types.Func) bool {
 }
 
 var gorootSrc = filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+
+// isCancelFunc reports whether v is a context cancel function: of type
+// context.CancelFunc or CancelCauseFunc, or a func() named like one
+// (cancel, cancelFn, stopCancel, ...), which is how one is usually stored.
+func isCancelFunc(v ssa.Value) bool {
+	if n, ok := types.Unalias(v.Type()).(*types.Named); ok {
+		obj := n.Obj()
+		if obj.Pkg() != nil && obj.Pkg().Path() == "context" && (obj.Name() == "CancelFunc" || obj.Name() == "CancelCauseFunc") {
+			return true
+		}
+	}
+	sig, ok := v.Type().Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() > 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	name := strings.ToLower(ValueName(v))
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.HasPrefix(name, "cancel") || strings.HasSuffix(name, "cancel")
+}

@@ -1,0 +1,67 @@
+package catalog
+
+import (
+	"go/importer"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+)
+
+func TestParseList(t *testing.T) {
+	c := Default()
+	if err := c.ParseList("example.com/db.(*Client).Query=db, example.com/store.Flush=file"); err != nil {
+		t.Fatal(err)
+	}
+	entries := strings.Join(c.Entries(), "\n")
+	for _, want := range []string{"example.com/db.(*Client).Query=db", "example.com/store.Flush=file", "time.Sleep=sleep"} {
+		if !strings.Contains(entries, want) {
+			t.Errorf("entries lack %s", want)
+		}
+	}
+	for _, bad := range []string{"example.com/x.F", "example.com/x.F=slow", "=net", "a b=net"} {
+		if err := Default().ParseList(bad); err == nil {
+			t.Errorf("ParseList(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestBlockingAndCheap(t *testing.T) {
+	netpkg, err := importer.ForCompiler(token.NewFileSet(), "source", nil).Import("net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := netpkg.Scope().Lookup("Conn").Type()
+	method := func(name string) *types.Func {
+		obj, _, _ := types.LookupFieldOrMethod(conn, false, netpkg, name)
+		return obj.(*types.Func)
+	}
+	read, addr := method("Read"), method("RemoteAddr")
+
+	c := Default()
+	if kind, ok := c.Blocking(read); !ok || kind != Net {
+		t.Errorf("Blocking((net.Conn).Read) = %q, %v; want net", kind, ok)
+	}
+	if Cheap(conn, read) {
+		t.Error("(net.Conn).Read is cheap")
+	}
+	if !Cheap(conn, addr) {
+		t.Error("(net.Conn).RemoteAddr is not cheap")
+	}
+	if kind, ok := c.Direct(read); !ok || kind != Net {
+		t.Errorf("Direct((net.Conn).Read) = %q, %v; want net", kind, ok)
+	}
+}
+
+func TestFlag(t *testing.T) {
+	f := new(Extra)
+	if err := f.Set("example.com/q.(*Queue).Pop=wait"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("example.com/q.Bad=nope"); err == nil {
+		t.Error("Set accepted an unknown category")
+	}
+	if got := f.String(); got != "example.com/q.(*Queue).Pop=wait" {
+		t.Errorf("String() = %q", got)
+	}
+}
