@@ -1,0 +1,140 @@
+package lockaudit
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit/internal/rules"
+)
+
+// This file is the golangci-lint module plugin (DESIGN §5). A custom
+// golangci-lint binary that imports this package runs lockaudit's analyzers as
+// the linter "lockaudit", configured in .golangci.yml:
+//
+//	linters:
+//	  enable: [lockaudit]
+//	  settings:
+//	    custom:
+//	      lockaudit:
+//	        type: module
+//	        settings:
+//	          disable: [heldcall/callback]
+//	          block: ["example.com/db.(*Client).Query=db"]
+
+func init() {
+	register.Plugin("lockaudit", New)
+}
+
+// Settings are the plugin's settings in .golangci.yml. They mirror the flags
+// of lockaudit check; unknown keys are an error.
+type Settings struct {
+	// Enable limits the findings to these rules or rule/categories, like
+	// -enable: a rule stands for its default-on categories, rule/category for
+	// that category (advisory ones included).
+	Enable []string `json:"enable"`
+	// Disable removes rules or rule/categories, like -disable; it wins over
+	// Enable.
+	Disable []string `json:"disable"`
+	// Block adds functions to the blocking catalogue, like -block: each entry
+	// is name=category, with name as types.Func.FullName prints it, for
+	// example "example.com/db.(*Client).Query=db".
+	Block []string `json:"block"`
+}
+
+// Plugin is lockaudit's golangci-lint plugin, built by New from validated
+// settings.
+type Plugin struct {
+	sel *rules.Selection
+}
+
+// New is the plugin constructor registered with golangci-lint. It decodes
+// settings strictly, validates the rules and blocking entries, and adds the
+// entries to the heldcall analyzer's blocking catalogue.
+//
+// The catalogue is process-wide (analyzer flags are global in every analysis
+// driver), so entries added by New stay for the life of the process.
+func New(settings any) (register.LinterPlugin, error) {
+	s, err := register.DecodeSettings[Settings](settings)
+	if err != nil {
+		return nil, fmt.Errorf("lockaudit: %w", err)
+	}
+	as := Analyzers()
+	names := make([]string, len(as))
+	for i, a := range as {
+		names[i] = a.Name
+	}
+	sel, err := rules.Parse(s.Enable, s.Disable, names...)
+	if err != nil {
+		return nil, fmt.Errorf("lockaudit: %w", err)
+	}
+	if len(s.Block) > 0 {
+		if err := addBlocking(as, s.Block); err != nil {
+			return nil, fmt.Errorf("lockaudit: block: %w", err)
+		}
+	}
+	return &Plugin{sel: sel}, nil
+}
+
+// addBlocking validates the name=category entries and sets them on the
+// heldcall analyzer's block flag, which feeds its blocking catalogue.
+func addBlocking(as []*analysis.Analyzer, entries []string) error {
+	for _, e := range entries {
+		if name, cat, ok := strings.Cut(e, "="); !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(cat) == "" {
+			return fmt.Errorf("%q is not name=category", e)
+		}
+	}
+	for _, a := range as {
+		if a.Name != "heldcall" {
+			continue
+		}
+		f := a.Flags.Lookup("block")
+		if f == nil {
+			return errors.New("the heldcall analyzer of this build has no block flag")
+		}
+		// Set validates the whole list before adding any of it.
+		return f.Value.Set(strings.Join(entries, ","))
+	}
+	return errors.New("this build has no heldcall analyzer")
+}
+
+// BuildAnalyzers returns the analyzers of the selected rules. An analyzer
+// some of whose categories are not selected is wrapped so that it drops
+// their diagnostics; the wrapper keeps the analyzer's name, flags, facts and
+// requirements.
+func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	var out []*analysis.Analyzer
+	for _, a := range Analyzers() {
+		switch {
+		case !p.sel.Runs(a.Name):
+		case p.sel.Filters(a.Name):
+			out = append(out, filterCategories(a, p.sel))
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// GetLoadMode tells golangci-lint that the analyzers need type information.
+func (p *Plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
+
+// filterCategories returns a copy of a whose Run reports only the
+// diagnostics whose category sel allows.
+func filterCategories(a *analysis.Analyzer, sel *rules.Selection) *analysis.Analyzer {
+	w := *a
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		report := pass.Report
+		p.Report = func(d analysis.Diagnostic) {
+			if sel.Allows(a.Name, d.Category) {
+				report(d)
+			}
+		}
+		return a.Run(&p)
+	}
+	return &w
+}
