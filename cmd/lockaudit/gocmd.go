@@ -5,12 +5,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"time"
+
+	"github.com/lockaudit/lockaudit/internal/procgroup"
 )
 
 // goCommandWaitDelay bounds how long an interrupted go command may take to
 // clean up (remove its $WORK directory) before it is killed.
-const goCommandWaitDelay = 5 * time.Second
+const goCommandWaitDelay = procgroup.DefaultWaitDelay
 
 // goEnv is where and how the go command runs.
 type goEnv struct {
@@ -50,9 +51,7 @@ func goCommand(ctx context.Context, env goEnv, args ...string) *exec.Cmd {
 	if env.tmpDir != "" {
 		cmd.Env = append(cmd.Env, "GOTMPDIR="+env.tmpDir)
 	}
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return interruptGroup(cmd) }
-	cmd.WaitDelay = goCommandWaitDelay
+	procgroup.Setup(cmd)
 	return cmd
 }
 
@@ -62,11 +61,7 @@ func goCommand(ctx context.Context, env goEnv, args ...string) *exec.Cmd {
 // command has already waited for all its children, and the group id of a
 // reaped leader must not be signalled needlessly.
 func finishGoCommand(ctx context.Context, cmd *exec.Cmd) error {
-	err := cmd.Wait()
-	if ctx.Err() != nil && cmd.Process != nil {
-		killGroup(cmd)
-	}
-	return err
+	return procgroup.Wait(ctx, cmd)
 }
 
 // runGoCommand runs the go command to completion with the given stdout and
