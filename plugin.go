@@ -101,19 +101,18 @@ func addBlocking(as []*analysis.Analyzer, entries []string) error {
 	return errors.New("this build has no heldcall analyzer")
 }
 
-// BuildAnalyzers returns the analyzers of the selected rules. An analyzer
-// some of whose categories are not selected is wrapped so that it drops
-// their diagnostics; the wrapper keeps the analyzer's name, flags, facts and
-// requirements.
+// BuildAnalyzers returns the analyzers of the selected rules, each wrapped
+// for golangci-lint: the wrapper keeps the analyzer's name, flags, facts and
+// requirements, drops the diagnostics of categories the settings do not
+// select, and drops the related locations (the lock site). golangci-lint
+// turns every related location into an issue of its own, which would count
+// each finding twice and survive a //nolint:lockaudit on the finding's line;
+// the message already says where the lock was taken.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	var out []*analysis.Analyzer
 	for _, a := range Analyzers() {
-		switch {
-		case !p.sel.Runs(a.Name):
-		case p.sel.Filters(a.Name):
-			out = append(out, filterCategories(a, p.sel))
-		default:
-			out = append(out, a)
+		if p.sel.Runs(a.Name) {
+			out = append(out, forGolangci(a, p.sel))
 		}
 	}
 	return out, nil
@@ -122,15 +121,16 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 // GetLoadMode tells golangci-lint that the analyzers need type information.
 func (p *Plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
 
-// filterCategories returns a copy of a whose Run reports only the
-// diagnostics whose category sel allows.
-func filterCategories(a *analysis.Analyzer, sel *rules.Selection) *analysis.Analyzer {
+// forGolangci returns a copy of a whose Run reports only the diagnostics
+// whose category sel allows, without their related locations.
+func forGolangci(a *analysis.Analyzer, sel *rules.Selection) *analysis.Analyzer {
 	w := *a
 	w.Run = func(pass *analysis.Pass) (any, error) {
 		p := *pass
 		report := pass.Report
 		p.Report = func(d analysis.Diagnostic) {
 			if sel.Allows(a.Name, d.Category) {
+				d.Related = nil
 				report(d)
 			}
 		}

@@ -84,15 +84,20 @@ func names(as []*analysis.Analyzer) []string {
 func TestPluginBuildAnalyzers(t *testing.T) {
 	all := lockaudit.Analyzers()
 
-	// By default the plugin runs the analyzers as they are (heldcall has no
-	// advisory category to filter out).
+	// By default the plugin runs every analyzer, wrapped but with the same
+	// name, requirements and facts.
 	p, err := lockaudit.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	as, _ := p.BuildAnalyzers()
-	if !slices.Equal(as, all) {
-		t.Errorf("default analyzers %v, want lockaudit.Analyzers() %v", names(as), names(all))
+	if !slices.Equal(names(as), names(all)) {
+		t.Errorf("default analyzers %v, want those of lockaudit.Analyzers() %v", names(as), names(all))
+	}
+	for i := range min(len(as), len(all)) {
+		if a, b := as[i], all[i]; a.Doc != b.Doc || !slices.Equal(a.Requires, b.Requires) || !slices.Equal(a.FactTypes, b.FactTypes) || a.Flags.Lookup("block") != b.Flags.Lookup("block") {
+			t.Errorf("wrapped %s differs from the original in more than Run", a.Name)
+		}
 	}
 
 	// A disabled rule's analyzer does not run at all.
@@ -123,7 +128,8 @@ func (c *collector) Errorf(format string, args ...any) {
 }
 
 // categories runs the analyzer named heldcall among as on a package of
-// testdata/src and returns the categories of its diagnostics, in order.
+// testdata/src and returns the categories of its diagnostics, in order. The
+// plugin's diagnostics must have no related locations.
 func categories(t *testing.T, as []*analysis.Analyzer, pkg string) []string {
 	t.Helper()
 	i := slices.IndexFunc(as, func(a *analysis.Analyzer) bool { return a.Name == "heldcall" })
@@ -142,6 +148,9 @@ func categories(t *testing.T, as []*analysis.Analyzer, pkg string) []string {
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			cats = append(cats, d.Category)
+			if len(d.Related) > 0 {
+				t.Errorf("%s: diagnostic %q has related locations: golangci-lint would report each as an issue", pkg, d.Message)
+			}
 		}
 	}
 	return cats

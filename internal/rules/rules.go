@@ -127,23 +127,6 @@ func (s *Selection) Runs(rule string) bool {
 	return false
 }
 
-// Filters reports whether some findings of rule may be dropped by category:
-// then a driver must filter the analyzer's diagnostics with Allows. It is
-// false when every category of the rule is allowed, including categories the
-// table does not list (only a rule enabled as a whole, or everything enabled
-// by default, allows those).
-func (s *Selection) Filters(rule string) bool {
-	if s.explicit && !s.rules[rule] {
-		return true // only the listed categories: unlisted ones are dropped
-	}
-	for _, cat := range Categories[rule] {
-		if !s.Allows(rule, cat) {
-			return true
-		}
-	}
-	return false
-}
-
 func sortedKeys(m map[string]bool) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

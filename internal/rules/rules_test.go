@@ -10,37 +10,31 @@ func TestSelection(t *testing.T) {
 		enable, disable []string
 		allowed         []string // rule/category pairs allowed, of those checked
 		runs            []string // rules whose analyzer runs
-		filters         []string // rules whose diagnostics need filtering
 	}{
 		{
 			allowed: []string{"heldcall/sleep", "heldcall/callback", "heldcall/chan", "heldcall/unlisted", "lockorder/double-lock", "shardlock/above-shards"},
 			runs:    []string{"heldcall", "lockorder", "shardlock"},
-			filters: []string{"shardlock"}, // global-map is advisory
 		},
 		{
 			enable:  []string{"heldcall/sleep", "shardlock/global-map"},
 			allowed: []string{"heldcall/sleep", "shardlock/global-map"},
 			runs:    []string{"heldcall", "shardlock"},
-			filters: []string{"heldcall", "lockorder", "shardlock"},
 		},
 		{
 			enable:  []string{"heldcall,lockorder"},
 			disable: []string{"heldcall/chan", "lockorder"},
 			allowed: []string{"heldcall/sleep", "heldcall/callback", "heldcall/unlisted"},
 			runs:    []string{"heldcall"},
-			filters: []string{"heldcall", "lockorder", "shardlock"},
 		},
 		{
 			enable:  []string{"heldcall"},
 			allowed: []string{"heldcall/sleep", "heldcall/callback", "heldcall/chan", "heldcall/unlisted"},
 			runs:    []string{"heldcall"},
-			filters: []string{"lockorder", "shardlock"},
 		},
 		{
 			enable:  []string{"heldcall/sleep"},
 			disable: []string{"heldcall/sleep"},
 			runs:    nil,
-			filters: []string{"heldcall", "lockorder", "shardlock"},
 		},
 	} {
 		s, err := Parse(c.enable, c.disable)
@@ -55,13 +49,10 @@ func TestSelection(t *testing.T) {
 				t.Errorf("enable %q disable %q: Allows(%s) = %v", c.enable, c.disable, key, got)
 			}
 		}
-		runs, filters := set(c.runs), set(c.filters)
+		runs := set(c.runs)
 		for rule := range Categories {
 			if got := s.Runs(rule); got != runs[rule] {
 				t.Errorf("enable %q disable %q: Runs(%s) = %v", c.enable, c.disable, rule, got)
-			}
-			if got := s.Filters(rule); got != filters[rule] {
-				t.Errorf("enable %q disable %q: Filters(%s) = %v", c.enable, c.disable, rule, got)
 			}
 		}
 	}
