@@ -67,9 +67,8 @@ type checker struct {
 	calls map[token.Pos]*ast.CallExpr // by Lparen, built on first use
 }
 
-// source renders the function expression of the call at lparen as written,
-// falling back to the SSA value's name.
-func (c *checker) source(lparen token.Pos, v ssa.Value) string {
+// callAt returns the call expression whose Lparen is at pos, or nil.
+func (c *checker) callAt(pos token.Pos) *ast.CallExpr {
 	if c.calls == nil {
 		c.calls = map[token.Pos]*ast.CallExpr{}
 		insp := c.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -78,7 +77,22 @@ func (c *checker) source(lparen token.Pos, v ssa.Value) string {
 			c.calls[ce.Lparen] = ce
 		})
 	}
-	if ce, ok := c.calls[lparen]; ok {
+	return c.calls[pos]
+}
+
+// end returns the end of the call expression whose Lparen is at pos, or
+// NoPos when the finding is not a call.
+func (c *checker) end(pos token.Pos) token.Pos {
+	if ce := c.callAt(pos); ce != nil {
+		return ce.End()
+	}
+	return token.NoPos
+}
+
+// source renders the function expression of the call at lparen as written,
+// falling back to the SSA value's name.
+func (c *checker) source(lparen token.Pos, v ssa.Value) string {
+	if ce := c.callAt(lparen); ce != nil {
 		return types.ExprString(ce.Fun)
 	}
 	return summary.ValueName(v)
@@ -99,6 +113,7 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	lock := fd.held[len(fd.held)-1] // the innermost lock
 	d := analysis.Diagnostic{
 		Pos:      pos,
+		End:      c.end(pos),
 		Category: fd.category,
 		Message:  fmt.Sprintf("%s held across %s (%s)", lock.Name, fd.what, c.where(lock)),
 	}
