@@ -2,7 +2,6 @@ package heldcall
 
 import (
 	"go/token"
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -113,8 +112,14 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 			return &finding{category: "callback", what: "call of " + name + ", which calls func value " + summary.ValueName(arg), held: held}
 		}
 	}
+	if c.res.Func(callee) == nil {
+		return nil // other packages' callbacks are their documented contracts
+	}
 	if r := s.Callback; r != nil {
 		return &finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: held}
+	}
+	if r := s.Unknown; r != nil {
+		return &finding{category: "interface", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1], held: held}
 	}
 	return nil
 }
@@ -123,7 +128,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *finding {
 	m := call.Method
 	if kind, ok := c.res.Catalog.Blocking(m); ok {
-		return &finding{category: kind, what: "call of " + ifaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+		return &finding{category: kind, what: "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
 	}
 	if !m.Exported() && m.Pkg() == c.pass.Pkg {
 		// Only the package's own types implement an unexported method:
@@ -131,7 +136,7 @@ func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *f
 		for _, impl := range c.res.Implementations(call) {
 			if s := c.res.SummaryOf(impl); s != nil && s.Block != nil {
 				if hs := c.blockedBy(s.Block, held); len(hs) > 0 {
-					return &finding{category: "blocks", what: "call of " + ifaceMethodName(call.Value.Type(), m, c.pass.Pkg) + ", which blocks: " + c.chain(s.Block), held: hs}
+					return &finding{category: "blocks", what: "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg) + ", which blocks: " + c.chain(s.Block), held: hs}
 				}
 			}
 		}
@@ -140,7 +145,7 @@ func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *f
 	if catalog.Cheap(call.Value.Type(), m) {
 		return nil
 	}
-	return &finding{category: "interface", what: "call of interface method " + ifaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
 }
 
 // blockedBy returns the held locks that a blocking reason blocks: all of
@@ -176,19 +181,3 @@ func (c *checker) calleeName(fn *ssa.Function) string {
 	return strings.TrimPrefix(summary.SSAFuncName(fn, nil), c.pass.Pkg.Name()+".")
 }
 
-// ifaceMethodName renders an interface method as "io.Writer.Write".
-func ifaceMethodName(t types.Type, m *types.Func, from *types.Package) string {
-	qual := types.RelativeTo(from)
-	if recv := m.Signature().Recv(); recv != nil {
-		if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
-			return types.TypeString(n, qual) + "." + m.Name()
-		}
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return types.TypeString(n, qual) + "." + m.Name()
-	}
-	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
-		return tp.Obj().Name() + "." + m.Name()
-	}
-	return m.Name()
-}

@@ -147,7 +147,6 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			continue
 		}
 		s := *a.funcs[fn].Summary
-		s.Callback = nil
 		if !s.empty() {
 			pass.ExportObjectFact(obj, &FuncFact{Summary: s})
 		}

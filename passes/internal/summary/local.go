@@ -21,6 +21,7 @@ type site struct {
 type local struct {
 	block    *Reason
 	callback *Reason
+	unknown  *Reason
 	params   []int
 	acquires []string
 	sites    []site
@@ -84,8 +85,12 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			setBlock(kind, FuncName(c.Method, nil), "")
 			return
 		}
-		for _, impl := range a.implementations(c) {
+		impls := a.implementations(c)
+		for _, impl := range impls {
 			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...)})
+		}
+		if impls == nil && l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) {
+			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)}}
 		}
 		return
 	}

@@ -16,7 +16,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		locals[fn] = l
 		s := a.funcs[fn].Summary
 		if !a.quiet {
-			s.Block, s.Callback = l.block, l.callback
+			s.Block, s.Callback, s.Unknown = l.block, l.callback, l.unknown
 		}
 		for _, p := range l.params {
 			s.addParam(p)

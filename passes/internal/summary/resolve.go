@@ -258,3 +258,21 @@ func isCancelFunc(v ssa.Value) bool {
 	}
 	return strings.HasPrefix(name, "cancel") || strings.HasSuffix(name, "cancel")
 }
+
+// IfaceMethodName renders an interface method as "io.Writer.Write",
+// qualified relative to package from.
+func IfaceMethodName(t types.Type, m *types.Func, from *types.Package) string {
+	qual := types.RelativeTo(from)
+	if recv := m.Signature().Recv(); recv != nil {
+		if n, ok := types.Unalias(recv.Type()).(*types.Named); ok {
+			return types.TypeString(n, qual) + "." + m.Name()
+		}
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return types.TypeString(n, qual) + "." + m.Name()
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return tp.Obj().Name() + "." + m.Name()
+	}
+	return m.Name()
+}

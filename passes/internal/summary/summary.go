@@ -57,11 +57,18 @@ type Summary struct {
 	Effects []lockstate.Effect
 	// Block is why the function may block, or nil.
 	Block *Reason
-	// Callback is why the function runs code the caller does not control
-	// (a func-typed field or variable), or nil. It is kept within a package
-	// and never exported as a fact: other packages' hooks (sync.Pool.New,
-	// say) are documented contracts, not foreign code.
+	// Callback is why the function runs code its caller does not control:
+	// it calls a func-typed field or variable directly (or hands an unknown
+	// func value to a callee that calls it). Unknown is the same for a call
+	// of an interface method that is not known to be cheap. Neither is
+	// propagated to callers' callers: lockaudit reports one level, within a
+	// package, because deeper chains end in the package's own dispatch
+	// tables far more often than in foreign code. Other packages' hooks
+	// (sync.Pool.New, say) are documented contracts, so heldcall ignores
+	// these two for callees in other packages; the facts carry them for
+	// other consumers.
 	Callback *Reason
+	Unknown  *Reason
 	// CallsParams lists the indices of func-typed parameters that the
 	// function calls (the receiver is parameter 0).
 	CallsParams []int
@@ -91,6 +98,12 @@ func (f *FuncFact) String() string {
 	if f.Block != nil {
 		parts = append(parts, "blocks: "+f.Block.String())
 	}
+	if f.Callback != nil {
+		parts = append(parts, "runs "+f.Callback.Chain[len(f.Callback.Chain)-1])
+	}
+	if f.Unknown != nil {
+		parts = append(parts, "runs "+f.Unknown.Chain[len(f.Unknown.Chain)-1])
+	}
 	if len(f.CallsParams) > 0 {
 		parts = append(parts, "calls params")
 	}
@@ -101,7 +114,8 @@ func (f *FuncFact) String() string {
 }
 
 func (s *Summary) empty() bool {
-	return len(s.Effects) == 0 && s.Block == nil && len(s.CallsParams) == 0 && len(s.Acquires) == 0
+	return len(s.Effects) == 0 && s.Block == nil && s.Callback == nil && s.Unknown == nil &&
+		len(s.CallsParams) == 0 && len(s.Acquires) == 0
 }
 
 // CallsParam reports whether the function calls its i'th parameter.

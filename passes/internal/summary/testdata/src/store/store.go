@@ -68,3 +68,22 @@ func NewNotifier() *Notifier { return &Notifier{ready: make(chan struct{}, 1)} }
 func (n *Notifier) Notify() {
 	n.ready <- struct{}{}
 }
+
+// AuditLog receives audit lines; implementations write to disk or the network.
+type AuditLog interface{ Write(p []byte) (int, error) }
+
+// Cache runs an eviction hook and writes an audit log through interfaces.
+type Cache struct {
+	onEvict func(key string)
+	audit   AuditLog
+	items   map[string][]byte
+}
+
+func (c *Cache) evict(key string) { // want evict:`lockfacts\(runs func value c.onEvict\)`
+	delete(c.items, key)
+	c.onEvict(key)
+}
+
+func (c *Cache) record(line string) { // want record:`lockfacts\(runs interface method store.AuditLog.Write\)`
+	c.audit.Write([]byte(line))
+}
