@@ -180,4 +180,3 @@ func (c *checker) chain(r *summary.Reason) string {
 func (c *checker) calleeName(fn *ssa.Function) string {
 	return strings.TrimPrefix(summary.SSAFuncName(fn, nil), c.pass.Pkg.Name()+".")
 }
-
