@@ -1,0 +1,397 @@
+package profiler
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lockaudit/lockaudit/internal/procgroup"
+)
+
+// Default profiling rates for test binaries. Mutex contention is recorded
+// only when a contended lock is released, so even every event (fraction 1)
+// costs little: the stacks are what make the ranking exact. Blocking is far
+// more frequent (every channel wait of the harness too); sampling waits of
+// 10µs and more, and shorter ones in proportion to their length, keeps the
+// estimate unbiased at a fraction of the cost. docs/measurements.md has the
+// overhead of both.
+const (
+	DefaultMutexFraction = 1
+	DefaultBlockRate     = 10000 // nanoseconds
+)
+
+// TestOptions control CollectTests. The flags mirror go test's.
+type TestOptions struct {
+	Dir        string   // where the go command runs (the module); "" means the current directory
+	Patterns   []string // packages, as for go test
+	BuildFlags []string // extra go build flags, e.g. -tags=x
+
+	Run, Bench, Benchtime string        // -test.run, -test.bench, -test.benchtime; empty means the binary's default
+	Count                 int           // -test.count; 0 means 1
+	Timeout               time.Duration // -test.timeout; 0 means 10m
+	Parallel              int           // test binaries run at once; 0 means 1 (benchmarks measure best alone)
+
+	MutexFraction int // -test.mutexprofilefraction; 0 means DefaultMutexFraction
+	BlockRate     int // -test.blockprofilerate; 0 means DefaultBlockRate
+
+	// Progress, if set, is called with a short line as packages are built
+	// and run. It may be called from several goroutines, one call at a time.
+	Progress func(msg string)
+}
+
+// defaultTestTimeout is go test's default -timeout.
+const defaultTestTimeout = 10 * time.Minute
+
+// killGrace is how long a test binary may outlive its own -test.timeout
+// (after which it panics with the stacks) before it is killed.
+const killGrace = time.Minute
+
+// A testPackage is a package to profile, from go list.
+type testPackage struct {
+	ImportPath   string
+	Dir          string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Error        *struct{ Err string }
+	DepsErrors   []*struct{ Err string }
+}
+
+// CollectTests builds a test binary for each package matched by the
+// patterns and runs it with mutex and block profiling, adding the profiles
+// to c. Builds run GOMAXPROCS at a time, test binaries opts.Parallel at a
+// time; each runs from its package directory, in its own process group, and
+// is stopped when ctx is done. A package that does not load or build, has
+// no test files, or whose tests fail becomes an error of c (the profiles of
+// a failed run are kept: they are what could be analysed). It returns an
+// error only if nothing could be attempted at all.
+func CollectTests(ctx context.Context, c *Collection, opts TestOptions) error {
+	tmp, err := os.MkdirTemp(os.Getenv("GOTMPDIR"), "lockaudit-profile-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	workDir := filepath.Join(tmp, "gowork") // GOTMPDIR of the go commands: removed however they end
+	if err := os.Mkdir(workDir, 0o700); err != nil {
+		return err
+	}
+	pr := newProgress(opts.Progress)
+
+	pkgs, err := listTestPackages(ctx, c, opts, workDir)
+	if err != nil {
+		return err
+	}
+	var runnable []*testPackage
+	for _, p := range pkgs {
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
+			c.addError(p.ImportPath, "no test files: nothing to profile")
+			continue
+		}
+		runnable = append(runnable, p)
+	}
+
+	builds := make(chan int, runtime.GOMAXPROCS(0))
+	runs := make(chan int, max(opts.Parallel, 1))
+	var wg sync.WaitGroup
+	pr.printf("building %d test binaries", len(runnable))
+	var done int
+	for i, p := range runnable {
+		wg.Go(func() {
+			bin := filepath.Join(tmp, binaryName(i, p.ImportPath))
+			builds <- 1
+			err := buildTestBinary(ctx, opts, workDir, p, bin)
+			<-builds
+			if err != nil {
+				if ctx.Err() == nil {
+					c.addError(p.ImportPath, "%v", err)
+				}
+				return
+			}
+			runs <- 1
+			defer func() { <-runs }()
+			if ctx.Err() != nil {
+				return
+			}
+			pr.printf("running %s", p.ImportPath)
+			start := time.Now()
+			runTestBinary(ctx, c, opts, p, bin)
+			n := pr.count(&done)
+			pr.printf("%s done in %v (%d/%d)", p.ImportPath, time.Since(start).Round(time.Millisecond), n, len(runnable))
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
+	return nil
+}
+
+// listTestPackages resolves the patterns with go list -e, recording the
+// packages that cannot be loaded as errors of c.
+func listTestPackages(ctx context.Context, c *Collection, opts TestOptions, workDir string) ([]*testPackage, error) {
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles,Error,DepsErrors"}, opts.BuildFlags...)
+	args = append(args, opts.Patterns...)
+	var stdout, stderr bytes.Buffer
+	cmd := goCommand(ctx, opts.Dir, workDir, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := procgroup.Run(ctx, cmd)
+	if ctx.Err() != nil {
+		return nil, errors.New("interrupted")
+	}
+	var pkgs []*testPackage
+	dec := json.NewDecoder(&stdout)
+	for {
+		p := new(testPackage)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("parsing go list output: %v", err)
+		}
+		switch {
+		case p.Error != nil:
+			c.addError(p.ImportPath, "%s", p.Error.Err)
+		case len(p.DepsErrors) > 0:
+			c.addError(p.ImportPath, "%s", p.DepsErrors[0].Err)
+		default:
+			pkgs = append(pkgs, p)
+		}
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "go: downloading "):
+		case noMatchRE.MatchString(line):
+			c.addError(noMatchRE.FindStringSubmatch(line)[1], "pattern matched no packages")
+		default:
+			c.addError("", "%s", strings.TrimPrefix(line, "go: "))
+		}
+	}
+	if runErr != nil && len(pkgs) == 0 && stderr.Len() == 0 {
+		return nil, fmt.Errorf("go list: %v", runErr)
+	}
+	return pkgs, nil
+}
+
+// noMatchRE matches go list's warning for a pattern that matches nothing.
+var noMatchRE = regexp.MustCompile(`^go: warning: "(.*)" matched no packages$`)
+
+// goCommand returns a go command running in dir with GOTMPDIR=workDir, in
+// its own process group.
+func goCommand(ctx context.Context, dir, workDir string, args ...string) *exec.Cmd {
+	cmd := procgroup.Command(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+workDir)
+	return cmd
+}
+
+// binaryName returns a file name for the i'th package's test binary,
+// unique even when two packages share their last path element.
+func binaryName(i int, importPath string) string {
+	clean := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, importPath)
+	return fmt.Sprintf("%03d-%s.test", i, clean)
+}
+
+// buildTestBinary runs go test -c for one package.
+func buildTestBinary(ctx context.Context, opts TestOptions, workDir string, p *testPackage, bin string) error {
+	args := append([]string{"test", "-c", "-o", bin}, opts.BuildFlags...)
+	args = append(args, p.ImportPath)
+	var out bytes.Buffer
+	cmd := goCommand(ctx, opts.Dir, workDir, args...)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := procgroup.Run(ctx, cmd); err != nil {
+		return fmt.Errorf("build failed: %s", buildErrorSummary(out.String(), err))
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("go test -c wrote no test binary")
+	}
+	return nil
+}
+
+// buildErrorSummary keeps the compiler's error lines of a failed build.
+func buildErrorSummary(out string, err error) string {
+	var lines []string
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "FAIL") {
+			continue
+		}
+		lines = append(lines, line)
+		if len(lines) == 3 {
+			break
+		}
+	}
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return strings.Join(lines, "; ")
+}
+
+// runTestBinary runs one test binary with profiling and adds its profiles
+// (and any failure) to c.
+func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *testPackage, bin string) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = defaultTestTimeout
+	}
+	mutexFile, blockFile := bin+".mutex.pb.gz", bin+".block.pb.gz"
+	args := []string{
+		"-test.timeout=" + timeout.String(),
+		"-test.count=" + strconv.Itoa(max(opts.Count, 1)),
+		"-test.mutexprofile=" + mutexFile,
+		"-test.blockprofile=" + blockFile,
+		"-test.mutexprofilefraction=" + strconv.Itoa(orDefault(opts.MutexFraction, DefaultMutexFraction)),
+		"-test.blockprofilerate=" + strconv.Itoa(orDefault(opts.BlockRate, DefaultBlockRate)),
+	}
+	if opts.Run != "" {
+		args = append(args, "-test.run="+opts.Run)
+	}
+	if opts.Bench != "" {
+		args = append(args, "-test.bench="+opts.Bench)
+	}
+	if opts.Benchtime != "" {
+		args = append(args, "-test.benchtime="+opts.Benchtime)
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout+killGrace)
+	defer cancel()
+	out := &headBuffer{max: 1 << 20}
+	cmd := procgroup.Command(runCtx, bin, args...)
+	cmd.Dir = p.Dir
+	cmd.Stdout, cmd.Stderr = out, out
+	err := procgroup.Run(runCtx, cmd)
+	switch {
+	case ctx.Err() != nil:
+		return // interrupted: report nothing for this package
+	case runCtx.Err() != nil:
+		c.addError(p.ImportPath, "test binary killed: still running %v after its -timeout %v", killGrace, timeout)
+	case err != nil:
+		c.addError(p.ImportPath, "%s", testFailureSummary(out.String(), err))
+	}
+	got := false
+	for _, f := range []struct {
+		kind Kind
+		name string
+	}{{Mutex, mutexFile}, {Block, blockFile}} {
+		prof, rerr := readProfileFile(f.name, Limits{})
+		if rerr != nil {
+			if err == nil { // a passing binary must have written both
+				c.addError(p.ImportPath, "reading its %s profile: %v", f.kind, rerr)
+			}
+			continue
+		}
+		c.add(f.kind, prof)
+		got = true
+	}
+	if got {
+		c.addSource(p.ImportPath)
+	}
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// testFailureSummary describes a failed test binary on one line from its
+// output: the failed tests, or the panic, or the last line it printed.
+func testFailureSummary(out string, err error) string {
+	var failed []string
+	var panicLine, last string
+	for _, line := range strings.Split(out, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+			continue
+		case strings.HasPrefix(trimmed, "--- FAIL: "):
+			name := strings.TrimPrefix(trimmed, "--- FAIL: ")
+			if i := strings.Index(name, " ("); i >= 0 {
+				name = name[:i]
+			}
+			failed = append(failed, name)
+		case panicLine == "" && strings.HasPrefix(trimmed, "panic: "):
+			panicLine = trimmed
+		}
+		if trimmed != "FAIL" && !strings.HasPrefix(trimmed, "exit status") {
+			last = trimmed
+		}
+	}
+	switch {
+	case panicLine != "":
+		return "test binary panicked: " + strings.TrimPrefix(panicLine, "panic: ")
+	case len(failed) > 0:
+		more := ""
+		if len(failed) > 5 {
+			more = fmt.Sprintf(" and %d more", len(failed)-5)
+			failed = failed[:5]
+		}
+		return "tests failed: " + strings.Join(failed, ", ") + more
+	case last != "":
+		return fmt.Sprintf("test binary failed (%v): %s", err, last)
+	}
+	return fmt.Sprintf("test binary failed: %v", err)
+}
+
+// A headBuffer keeps the first max bytes written to it and discards the
+// rest: test output is for error messages, and must not grow without bound.
+type headBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (b *headBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (b *headBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// progress serialises progress lines.
+type progress struct {
+	mu sync.Mutex
+	fn func(string)
+}
+
+func newProgress(fn func(string)) *progress { return &progress{fn: fn} }
+
+func (p *progress) printf(format string, args ...any) {
+	if p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fn(fmt.Sprintf(format, args...))
+}
+
+// count increments *n under the progress lock and returns the new value.
+func (p *progress) count(n *int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	*n++
+	return *n
+}

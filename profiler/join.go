@@ -1,0 +1,135 @@
+package profiler
+
+import (
+	"cmp"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+)
+
+// A Finding is a static finding attached to a hotspot: the part of a
+// lockaudit check finding that the profile report shows. Rules other than
+// heldcall (shardlock explaining a global cache lock, for one) join the
+// same way.
+type Finding struct {
+	Rule     string `json:"rule"`
+	Category string `json:"category"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Message  string `json:"message"`
+}
+
+// A StaticFinding is a finding of lockaudit check as Join reads it: the
+// fields of check's JSON report that locate it. Function is the enclosing
+// declaration as check names it (F, (T).M or (*T).M) and Package its import
+// path; Path, if set, is the absolute name of File, used to match by
+// position.
+type StaticFinding struct {
+	Finding
+	Function string `json:"function"`
+	Package  string `json:"package"`
+	Lock     string `json:"lock"`
+	Path     string `json:"-"`
+}
+
+// Join attaches to each hotspot the findings that explain it: those whose
+// package-qualified function is the hotspot's declared function (closures
+// and type arguments removed), and those in the hotspot's file whose
+// enclosing function declaration also encloses the hotspot's line. Each
+// hotspot's findings are sorted by file, line, rule and message.
+func Join(hotspots []*Hotspot, findings []StaticFinding) {
+	decls := newDeclIndex()
+	for _, h := range hotspots {
+		decl := declName(h.Function)
+		var hotDecl string // the declaration around the hotspot's line, by position
+		if h.absFile != "" {
+			hotDecl = decls.enclosing(h.absFile, h.Line)
+		}
+		for _, f := range findings {
+			byName := f.Function != "" && f.Package+"."+f.Function == decl
+			byPos := hotDecl != "" && f.Path != "" && sameFile(f.Path, h.absFile) && f.Function == hotDecl
+			if (byName || byPos) && !slices.Contains(h.Findings, f.Finding) {
+				h.Findings = append(h.Findings, f.Finding)
+			}
+		}
+		slices.SortFunc(h.Findings, func(a, b Finding) int {
+			return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+				cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Category, b.Category), cmp.Compare(a.Message, b.Message))
+		})
+	}
+}
+
+// sameFile reports whether two absolute file names name one file.
+func sameFile(a, b string) bool {
+	return filepath.Clean(a) == filepath.Clean(b)
+}
+
+// A declIndex finds the function declarations enclosing source lines,
+// parsing each file once.
+type declIndex struct {
+	fset  *token.FileSet
+	files map[string]*ast.File // nil when the file cannot be parsed
+}
+
+func newDeclIndex() *declIndex {
+	return &declIndex{fset: token.NewFileSet(), files: make(map[string]*ast.File)}
+}
+
+// enclosing returns the name of the function declaration (F, (T).M or
+// (*T).M, as lockaudit check names it) that contains line of file, or "".
+func (d *declIndex) enclosing(file string, line int) string {
+	f, ok := d.files[file]
+	if !ok {
+		f, _ = parser.ParseFile(d.fset, file, nil, parser.SkipObjectResolution)
+		d.files[file] = f
+	}
+	if f == nil {
+		return ""
+	}
+	for _, decl := range f.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		if d.fset.Position(fd.Pos()).Line <= line && line <= d.fset.Position(fd.End()).Line {
+			return funcDeclName(fd)
+		}
+	}
+	return ""
+}
+
+// funcDeclName names a function declaration as F, (T).M or (*T).M, type
+// parameters of the receiver omitted: the form of the function field of
+// lockaudit check's findings (cmd/lockaudit's funcDeclName).
+func funcDeclName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	star := ""
+	for {
+		switch x := t.(type) {
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.StarExpr:
+			star = "*"
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		}
+		break
+	}
+	recv := "?"
+	if id, ok := t.(*ast.Ident); ok {
+		recv = id.Name
+	}
+	return "(" + star + recv + ")." + fd.Name.Name
+}
