@@ -30,6 +30,23 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		}
 	case *ssa.Call:
 		return c.classifyCall(f, instr.Common(), held)
+	case *ssa.Defer:
+		// A deferred call runs at return, before the releases deferred
+		// ahead of it: mu.Lock(); defer mu.Unlock(); defer hook().
+		var deferred []lockstate.Held
+		for _, h := range held {
+			if h.Deferred {
+				deferred = append(deferred, h)
+			}
+		}
+		if len(deferred) == 0 {
+			return nil
+		}
+		fd := c.classifyCall(f, instr.Common(), deferred)
+		if fd != nil {
+			fd.what = "deferred " + fd.what
+		}
+		return fd
 	}
 	return nil
 }
@@ -58,6 +75,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		// A range-over-func loop: the iterator is traversal code and the
 		// loop body is checked in place.
 		return nil
+	}
+	if f.Flow.IsUnlocker(call.Value) {
+		return nil // the unlock function a lock wrapper returned
 	}
 	callee := summary.StaticCallee(call)
 	if callee == nil {
@@ -116,10 +136,14 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		return nil // other packages' callbacks are their documented contracts
 	}
 	if r := s.Callback; r != nil {
-		return &finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: held}
+		if hs := c.blockedBy(r, held); len(hs) > 0 {
+			return &finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: hs}
+		}
 	}
 	if r := s.Unknown; r != nil {
-		return &finding{category: "interface", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1], held: held}
+		if hs := c.blockedBy(r, held); len(hs) > 0 {
+			return &finding{category: "interface", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1], held: hs}
+		}
 	}
 	return nil
 }
@@ -148,11 +172,16 @@ func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *f
 	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
 }
 
-// blockedBy returns the held locks that a blocking reason blocks: all of
-// them, except that a sync.Cond wait releases the Cond's own lock.
+// blockedBy returns the held locks that a reason affects: all of them,
+// except that a sync.Cond wait releases the Cond's own lock, and a callee
+// that opens an unlock/relock window releases the caller's lock around the
+// operation.
 func (c *checker) blockedBy(r *summary.Reason, held []lockstate.Held) []lockstate.Held {
 	if r.CondLock != "" {
-		return without(held, r.CondLock)
+		held = without(held, r.CondLock)
+	}
+	for _, class := range r.Released {
+		held = without(held, class)
 	}
 	return held
 }

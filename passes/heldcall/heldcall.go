@@ -67,6 +67,41 @@ type checker struct {
 	calls map[token.Pos]*ast.CallExpr // by Lparen, built on first use
 }
 
+// lockName names a held lock as written. The engine names locks from
+// SSA; a lock reached through a local variable holding a call result or a
+// map lookup (sh := s.shardFor(k); sh.mu.Lock()) has no name there, so
+// the receiver of the Lock call is taken from the source.
+func (c *checker) lockName(h lockstate.Held) string {
+	if h.Root != lockstate.RootValue {
+		return h.Name
+	}
+	ce := c.callAt(h.Pos)
+	if ce == nil {
+		return h.Name
+	}
+	sel, isSel := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if isSel {
+		switch sel.Sel.Name {
+		case "Lock", "RLock", "TryLock", "TryRLock":
+			return types.ExprString(sel.X)
+		}
+	}
+	if h.Arg == 0 {
+		return h.Name
+	}
+	// A lock wrapper: name the lock after the argument it hangs off.
+	args := ce.Args
+	if isSel {
+		if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodVal {
+			args = append([]ast.Expr{sel.X}, ce.Args...)
+		}
+	}
+	if h.Arg-1 < len(args) {
+		return types.ExprString(args[h.Arg-1]) + h.ArgPath
+	}
+	return h.Name
+}
+
 // callAt returns the call expression whose Lparen is at pos, or nil.
 func (c *checker) callAt(pos token.Pos) *ast.CallExpr {
 	if c.calls == nil {
@@ -109,6 +144,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	pos := instr.Pos()
 	if !pos.IsValid() {
 		return
+	}
+	for i := range fd.held {
+		fd.held[i].Name = c.lockName(fd.held[i])
 	}
 	lock := fd.held[len(fd.held)-1] // the innermost lock
 	d := analysis.Diagnostic{

@@ -14,6 +14,10 @@ type Effect struct {
 	Lock    ID
 	Release bool
 	Mode    Mode
+	// Returned is set on a release that the function does not perform
+	// but returns as its result, a func value such as mu.Unlock: the
+	// caller releases the lock when it calls (or defers) the result.
+	Returned bool
 }
 
 // Config configures the analysis of one function.
@@ -44,6 +48,16 @@ type Result struct {
 
 	ident   identifier
 	byInstr map[ssa.Instruction]int
+	// unlockers maps func values that release a lock when called (the
+	// result of a wrapper returning mu.Unlock) to that lock.
+	unlockers map[ssa.Value]ID
+}
+
+// IsUnlocker reports whether calling the func value v releases a lock: it
+// is the unlock function returned by a lock wrapper.
+func (r *Result) IsUnlocker(v ssa.Value) bool {
+	_, ok := r.unlockers[v]
+	return ok
 }
 
 // IDOf returns the identity, within the analysed function, of the lock whose
@@ -107,6 +121,8 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 	// Replay each reachable block once with its final entry state to record
 	// events and the exit effect.
 	var exit *State
+	var returned []Effect
+	first := true
 	for _, b := range fn.Blocks {
 		if in[b.Index] == nil {
 			continue
@@ -120,12 +136,60 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 				j := join(*exit, s)
 				exit = &j
 			}
+			if r := a.returnedUnlocks(ret); first {
+				returned, first = r, false
+			} else {
+				returned = commonEffects(returned, r)
+			}
 		}
 	}
 	if exit != nil {
-		r.Exit = effects(*exit)
+		r.Exit = append(effects(*exit), returned...)
 	}
 	return r
+}
+
+// returnedUnlocks finds results of ret that are a lock's own Unlock (or
+// RUnlock) method value: the function hands its caller the release.
+func (a *analysis) returnedUnlocks(ret *ssa.Return) []Effect {
+	var out []Effect
+	for _, v := range ret.Results {
+		if id, mode, ok := a.unlockFunc(v); ok && (id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal) {
+			out = append(out, Effect{Lock: id, Release: true, Mode: mode, Returned: true})
+		}
+	}
+	return out
+}
+
+// unlockFunc reports whether the func value v releases a lock when called,
+// and which.
+func (a *analysis) unlockFunc(v ssa.Value) (ID, Mode, bool) {
+	if id, ok := a.res.unlockers[v]; ok {
+		return id, Write, true
+	}
+	mc, ok := v.(*ssa.MakeClosure)
+	if !ok || len(mc.Bindings) != 1 {
+		return ID{}, Write, false
+	}
+	op := OpOf(&ssa.CallCommon{Value: mc})
+	if op.Kind != Release {
+		return ID{}, Write, false
+	}
+	return a.res.ident.of(op.Recv), op.Mode, true
+}
+
+// commonEffects keeps the effects present in both lists.
+func commonEffects(a, b []Effect) []Effect {
+	var out []Effect
+	for _, e := range a {
+		for _, f := range b {
+			if e.Lock.Key == f.Lock.Key && e.Release == f.Release && e.Returned == f.Returned {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
 }
 
 type tryLock struct {
@@ -168,7 +232,7 @@ func (a *analysis) edge(b *ssa.BasicBlock, i int, s State) State {
 // block applies the transfer function of each instruction of b to s.
 func (a *analysis) block(b *ssa.BasicBlock, s State, record bool) State {
 	for _, instr := range b.Instrs {
-		if record && len(s.Held) > 0 && interesting(instr) {
+		if record && (len(s.Held) > 0 || len(s.Released) > 0) && interesting(instr) {
 			if a.res.byInstr == nil {
 				a.res.byInstr = make(map[ssa.Instruction]int)
 			}
@@ -198,6 +262,9 @@ func interesting(instr ssa.Instruction) bool {
 
 // call applies a call (or a deferred call) to s.
 func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, deferred bool) State {
+	if id, ok := a.res.unlockers[c.Value]; ok {
+		return release(s, id, deferred)
+	}
 	op := OpOf(c)
 	switch op.Kind {
 	case Acquire:
@@ -228,6 +295,18 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 			continue
 		}
 		id := e.Lock.Rebase(root)
+		if e.Lock.Root == RootParam {
+			id.Arg, id.ArgPath = e.Lock.RootIndex+1, e.Lock.NamePath
+		}
+		if e.Returned {
+			if v, ok := instr.(ssa.Value); ok && !deferred {
+				if a.res.unlockers == nil {
+					a.res.unlockers = map[ssa.Value]ID{}
+				}
+				a.res.unlockers[v] = id
+			}
+			continue
+		}
 		if e.Release {
 			s = release(s, id, deferred)
 		} else if !deferred {
@@ -293,7 +372,13 @@ func release(s State, id ID, deferred bool) State {
 			h.Deferred = true
 			return s.with(h)
 		}
-		return s.without(id.Key)
+		s = s.without(id.Key)
+		if h.Restored {
+			// The caller's lock, taken back in a relock window, is
+			// released again (the next turn of the window's loop).
+			s = s.withReleased(h.ID)
+		}
+		return s
 	}
 	if id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal {
 		return s.withReleased(id)

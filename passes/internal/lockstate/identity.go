@@ -37,6 +37,12 @@ type ID struct {
 	RootIndex int    // parameter or free variable index
 	Path      string // selector path after the root, such as ".mu"
 	NamePath  string // the same path for display
+
+	// For a lock taken through a wrapper call, Arg is 1 + the index of the
+	// call argument (the receiver is 0) it hangs off, and ArgPath its path
+	// below that argument, so that a reader can name it from the source.
+	Arg     int
+	ArgPath string
 }
 
 // identifier computes lock identities for values of one function.

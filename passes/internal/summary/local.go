@@ -22,22 +22,35 @@ type local struct {
 	block    *Reason
 	callback *Reason
 	unknown  *Reason
-	params   []int
-	acquires []string
-	sites    []site
+	// releasedAt returns the lock classes released at the instruction
+	// being scanned.
+	releasedAt func() []string
+	params     []int
+	acquires   []string
+	sites      []site
 }
 
 // scan computes the local part of fn's summary.
 func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	l := &local{}
 	name := SSAFuncName(fn, nil)
+	var released []string // classes released at the current instruction
 	setBlock := func(kind, op string, cond string) {
 		if l.block == nil {
-			l.block = &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond}
+			l.block = &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released}
 		}
 	}
+	l.releasedAt = func() []string { return released }
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			released = nil
+			if ev, ok := flow.EventAt(instr); ok {
+				for _, id := range ev.State.Released {
+					if id.Class != "" {
+						released = append(released, id.Class)
+					}
+				}
+			}
 			switch instr := instr.(type) {
 			case *ssa.Send:
 				if !a.res.BufferedSend(flow, instr.Chan) {
@@ -90,7 +103,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...)})
 		}
 		if impls == nil && l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) {
-			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)}}
+			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)}, Released: l.releasedAt()}
 		}
 		return
 	}
@@ -104,6 +117,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	callee := StaticCallee(c)
 	if callee == nil {
 		callee = ResolveFunc(fn, c.Value)
+	}
+	if callee == nil && flow.IsUnlocker(c.Value) {
+		return // the unlock function a lock wrapper returned
 	}
 	if callee == nil {
 		// A call of a func value.
@@ -119,14 +135,14 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			return
 		}
 		if l.callback == nil {
-			l.callback = &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}}
+			l.callback = &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
 		}
 		return
 	}
 	if m, iface, ok := BoundMethod(callee); ok {
 		if iface {
 			if l.callback == nil {
-				l.callback = &Reason{Kind: "callback", Chain: []string{name, "method value " + ValueName(c.Value)}}
+				l.callback = &Reason{Kind: "callback", Chain: []string{name, "method value " + ValueName(c.Value)}, Released: l.releasedAt()}
 			}
 			return
 		}

@@ -171,8 +171,8 @@ func makeClosureOf(fn *ssa.Function) *ssa.MakeClosure {
 }
 
 // KnownFuncValue reports whether a func value comes from code that is not
-// foreign to a critical section: a package-level func variable (by
-// convention a test hook such as nowFunc), a function returned by the
+// foreign to a critical section: an unexported package-level func variable
+// (by convention a test hook such as nowFunc), a function returned by the
 // standard library (an iterator from maps.Keys, say), or a context cancel
 // function (it closes a channel and returns; cancelling under a lock is
 // idiomatic).
@@ -182,8 +182,10 @@ func KnownFuncValue(v ssa.Value) bool {
 	}
 	switch v := v.(type) {
 	case *ssa.UnOp:
-		_, ok := v.X.(*ssa.Global)
-		return ok
+		// Unexported package-level func variables are test hooks
+		// (nowFunc, testHookDial); exported ones are set by users.
+		g, ok := v.X.(*ssa.Global)
+		return ok && !g.Object().Exported()
 	case *ssa.Call:
 		if callee := v.Call.StaticCallee(); callee != nil {
 			if obj := FuncObject(callee); obj != nil && obj.Pkg() != nil {

@@ -31,6 +31,10 @@ type Reason struct {
 	// it is known: a caller holding only that lock is not blocked by it,
 	// since Wait releases it.
 	CondLock string
+	// Released lists the classes of the caller's locks that the function
+	// has released where the operation happens (an unlock/relock window
+	// in a *Locked helper): a caller holding only those is not affected.
+	Released []string
 }
 
 // maxChain bounds the length of a reason chain kept in a summary.
@@ -43,7 +47,7 @@ func (r *Reason) extend(fn string) *Reason {
 	if len(chain) > maxChain {
 		chain = append(chain[:maxChain-1:maxChain-1], chain[len(chain)-1])
 	}
-	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock}
+	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".

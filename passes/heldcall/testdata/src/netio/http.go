@@ -29,7 +29,7 @@ func (s *TokenSource) TokenHeld() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer resp.Body.Close()
+	defer resp.Body.Close() // want `s.mu held across deferred call of interface method io.Closer.Close \(locked at http.go:23, released by defer\)`
 	s.token = resp.Header.Get("X-Token")
 	s.expires = time.Now().Add(time.Hour)
 	return s.token, nil

@@ -1,4 +1,4 @@
-package pending
+package regressions
 
 import (
 	"sync"

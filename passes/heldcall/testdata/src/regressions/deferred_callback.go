@@ -1,4 +1,4 @@
-package pending
+package regressions
 
 import "sync"
 
@@ -17,7 +17,7 @@ type Worker struct {
 func (w *Worker) FinishHeld(job string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	defer w.onDone(job) // want `w.mu held across call of func value w.onDone \(locked at deferred_callback.go:18, released by defer\)`
+	defer w.onDone(job) // want `w.mu held across deferred call of func value w.onDone \(locked at deferred_callback.go:18, released by defer\)`
 	delete(w.active, job)
 }
 
