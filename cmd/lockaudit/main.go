@@ -5,6 +5,7 @@
 // Usage:
 //
 //	lockaudit [check] [flags] [packages]   # default: check ./...
+//	lockaudit profile [flags] [packages]   # run-time contention, joined with check
 //	lockaudit version
 //
 // Run "lockaudit help" or "lockaudit check -h" for the flags.
@@ -59,6 +60,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	switch cmd := args[0]; {
 	case cmd == "check":
 		return runCheck(args[1:], stdout, stderr)
+	case cmd == "profile":
+		return runProfile(args[1:], stdout, stderr)
 	case cmd == "version":
 		if len(args) > 1 {
 			fmt.Fprintln(stderr, "lockaudit: version takes no arguments")
@@ -85,6 +88,7 @@ const mainUsage = `lockaudit finds lock-contention bugs in Go code.
 Usage:
 
 	lockaudit [check] [flags] [packages]   check packages (default ./...)
+	lockaudit profile [flags] [packages]   rank run-time lock contention, joined with check's findings
 	lockaudit version                      print the version
 
 lockaudit also works as a vet tool: go vet -vettool=$(command -v lockaudit) ./...
