@@ -34,6 +34,7 @@ var corpus = []string{
 	"storeclient",
 	"crosspkg",
 	"regressions",
+	"idioms",
 }
 
 func TestHeldcall(t *testing.T) {
