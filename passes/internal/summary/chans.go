@@ -9,7 +9,7 @@ import (
 )
 
 // bufferedChans finds the channel classes (fields and package variables)
-// that the package only ever creates with a constant, non-zero capacity.
+// that the package only ever creates with a capacity.
 func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
 	buffered := map[string]bool{}
 	unbuffered := map[string]bool{}
@@ -46,17 +46,24 @@ func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Res
 	return buffered
 }
 
+// constCap reports whether a channel is made with a capacity: any size
+// other than a constant zero (make(chan T) has a constant zero size). A
+// capacity written as a variable (a queue size from configuration) states
+// the same intent as a constant.
 func constCap(mc *ssa.MakeChan) bool {
 	c, ok := mc.Size.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+	if !ok {
+		return true
+	}
+	if c.Value == nil || c.Value.Kind() != constant.Int {
 		return false
 	}
 	n, exact := constant.Int64Val(c.Value)
-	return exact && n > 0
+	return !exact || n > 0
 }
 
 // BufferedSend reports whether a send on ch, a channel value of fn, goes to a
-// channel created with a constant capacity: such sends are the package's
+// channel created with a capacity: such sends are the package's
 // deliberate non-blocking hand-offs (a result slot, a wake-up token), not
 // waits under a lock.
 func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
