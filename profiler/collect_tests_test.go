@@ -1,0 +1,143 @@
+package profiler
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// testModule writes a module with a contended package, a package without
+// tests, a package whose test fails, and two packages with the same last
+// path element (their test binaries must not collide).
+func testModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"hot/hot.go": `package hot
+
+import (
+	"sync"
+	"time"
+)
+
+var mu sync.Mutex
+
+// Hold keeps mu for a while.
+func Hold() {
+	mu.Lock()
+	time.Sleep(100 * time.Microsecond)
+	mu.Unlock()
+}
+`,
+		"hot/hot_test.go": `package hot
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestHold(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				Hold()
+			}
+		})
+	}
+	wg.Wait()
+}
+`,
+		"a/util/util.go":      "package util\n\nfunc F() int { return 1 }\n",
+		"a/util/util_test.go": "package util\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n",
+		"b/util/util.go":      "package util\n\nfunc G() int { return 2 }\n",
+		"b/util/util_test.go": "package util\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 3 {\n\t\tt.Fatal(\"G is not 3\")\n\t}\n}\n",
+		"notests/n.go":        "package notests\n\nfunc N() {}\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCollectTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := testModule(t)
+	c := NewCollection()
+	var progress []string
+	err := CollectTests(context.Background(), c, TestOptions{
+		Dir: dir, Patterns: []string{"./...", "./nosuchdir/..."}, Parallel: 2,
+		Progress: func(msg string) { progress = append(progress, msg) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"example.com/m/b/util":  "tests failed: TestG",
+		"example.com/m/notests": "no test files",
+		"./nosuchdir/...":       "no such file or directory",
+	}
+	errs := c.Errors()
+	if len(errs) != len(want) {
+		t.Errorf("errors = %v, want %d", errs, len(want))
+	}
+	for _, e := range errs {
+		if w, ok := want[e.Source]; !ok || !strings.Contains(e.Message, w) {
+			t.Errorf("error %s: %q, want one containing %q", e.Source, e.Message, want[e.Source])
+		}
+	}
+	// The failing package's profiles are kept: three packages ran.
+	if got := strings.Join(c.Sources(), " "); got != "example.com/m/a/util example.com/m/b/util example.com/m/hot" {
+		t.Errorf("sources = %s", got)
+	}
+	if c.Count(Mutex) != 3 || c.Count(Block) != 3 {
+		t.Errorf("profiles: mutex %d, block %d; want 3 each", c.Count(Mutex), c.Count(Block))
+	}
+	rep := BuildReport(c, ReportOptions{Root: dir})
+	top := rep.ofKind(Mutex)
+	if len(top) == 0 || top[0].Function != "example.com/m/hot.Hold" || top[0].File != "hot/hot.go" {
+		t.Errorf("mutex hotspots = %+v, want hot.Hold first", top)
+	}
+	if len(progress) == 0 {
+		t.Error("no progress reported")
+	}
+}
+
+func TestCollectTestsInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := CollectTests(ctx, NewCollection(), TestOptions{Dir: testModule(t), Patterns: []string{"./..."}})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("CollectTests after cancel = %v, want interrupted", err)
+	}
+}
+
+func TestTestFailureSummary(t *testing.T) {
+	for out, want := range map[string]string{
+		"--- FAIL: TestA (0.00s)\n    x_test.go:1: boom\n--- FAIL: TestB (0.01s)\nFAIL\n": "tests failed: TestA, TestB",
+		"panic: test timed out after 1s\n\ngoroutine 1 [running]:\n":                      "test binary panicked: test timed out after 1s",
+		"something odd\nexit status 3\n":                                                  "test binary failed (exit status 3): something odd",
+	} {
+		if got := testFailureSummary(out, errExit3{}); got != want {
+			t.Errorf("testFailureSummary(%q) = %q, want %q", out, got, want)
+		}
+	}
+}
+
+type errExit3 struct{}
+
+func (errExit3) Error() string { return "exit status 3" }
