@@ -166,7 +166,7 @@ func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *f
 		}
 		return nil
 	}
-	if catalog.Cheap(call.Value.Type(), m) {
+	if catalog.Cheap(call.Value.Type(), m) || summary.QuietMethod(m) {
 		return nil
 	}
 	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}

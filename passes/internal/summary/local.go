@@ -102,7 +102,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		for _, impl := range impls {
 			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...)})
 		}
-		if impls == nil && l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) {
+		if impls == nil && l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) && !QuietMethod(c.Method) {
 			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)}, Released: l.releasedAt()}
 		}
 		return

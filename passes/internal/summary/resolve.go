@@ -280,3 +280,11 @@ func IfaceMethodName(t types.Type, m *types.Func, from *types.Package) string {
 	}
 	return m.Name()
 }
+
+// QuietMethod reports whether an interface method is declared by a quiet
+// package (internal/testlog's hooks, say): the runtime's and the standard
+// library's internal interfaces are implementation details, not foreign
+// code.
+func QuietMethod(m *types.Func) bool {
+	return m.Pkg() != nil && quietPackage(m.Pkg().Path())
+}
