@@ -67,11 +67,17 @@ func benchmarkAnalyze(b *testing.B, n int) {
 	}
 }
 
-// BenchmarkAnalyze1k and BenchmarkAnalyze10k measure the dataflow on a
-// function of 1,000 and 10,000 statements: the ratio of their ns/op and
-// allocs/op should stay near 10 (linear in function size).
-func BenchmarkAnalyze1k(b *testing.B)  { benchmarkAnalyze(b, 1000) }
-func BenchmarkAnalyze10k(b *testing.B) { benchmarkAnalyze(b, 10000) }
+// BenchmarkAnalyze measures the dataflow on functions of 1,000 and 10,000
+// statements. The ratio of their ns/op and allocs/op should stay near 10
+// (linear in function size); compare with
+//
+//	go test -run XXX -bench Analyze -count 6 ./passes/internal/lockstate/ > new.txt
+//	benchstat -col /stmts new.txt
+func BenchmarkAnalyze(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("stmts=%d", n), func(b *testing.B) { benchmarkAnalyze(b, n) })
+	}
+}
 
 func TestSyntheticIsLinear(t *testing.T) {
 	// The analysis of the synthetic function must find the lock pattern it
