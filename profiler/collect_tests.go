@@ -385,6 +385,7 @@ func (p *progress) printf(format string, args ...any) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	//lockaudit:ignore heldcall the lock exists to serialise the lines fn prints
 	p.fn(fmt.Sprintf(format, args...))
 }
 
