@@ -30,7 +30,8 @@ func TestDispatchUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"profile"}, `unknown command "profile"`},
+		{[]string{"profile", "-format", "sarif"}, `-format: unknown format "sarif" (want text, json or markdown)`},
+		{[]string{"profile", "-max-increase", "5"}, "-max-increase needs -baseline"},
 		{[]string{"fmt"}, `unknown command "fmt"`},
 		{[]string{"version", "extra"}, "version takes no arguments"},
 		{[]string{"check", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
