@@ -50,7 +50,6 @@ func unifiedDiff(oldName, newName string, a, b []byte) string {
 			for k < len(ops) && ops[k].kind != ' ' {
 				k++
 			}
-			end = k
 			m := k
 			for m < len(ops) && ops[m].kind == ' ' {
 				m++

@@ -155,7 +155,7 @@ func TestUnifiedDiffRandom(t *testing.T) {
 	}
 	for iter := 0; iter < 2000; iter++ {
 		a := gen()
-		b := a
+		var b string
 		if rng.Intn(2) == 0 {
 			b = gen()
 		} else { // a few local changes, as fixes make

@@ -229,7 +229,6 @@ var (
 	lockedLine     = regexp.MustCompile(`^locked/locked\.go:13:\d+: mu held across .*time\.Sleep.*locked\.go:12.* \(heldcall/sleep\)$`)
 	lockedTestLine = regexp.MustCompile(`^locked/locked_test\.go:11:\d+: mu held across .*time\.Sleep.* \(heldcall/sleep\)$`)
 	callbackLine   = regexp.MustCompile(`^callback/callback\.go:14:\d+: p\.mu held across call of func value job \(locked at callback\.go:12, released by defer\) \(heldcall/callback\)$`)
-	usesBrokenLine = regexp.MustCompile(`^usesbroken/usesbroken\.go:15:\d+: .*time\.Sleep.* \(heldcall/sleep\)$`)
 )
 
 // checkLines checks that out has exactly one line per pattern, in order.

@@ -90,7 +90,7 @@ func writeJSON(w io.Writer, r *report) error {
 		out.Findings = append(out.Findings, jf)
 	}
 	for _, e := range r.Errors {
-		out.Errors = append(out.Errors, jsonError{Package: e.Package, Message: e.Message})
+		out.Errors = append(out.Errors, jsonError(e))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
