@@ -1,9 +1,8 @@
 // Package rules knows lockaudit's rule names and categories (DESIGN §2) and
-// implements the -enable/-disable selection semantics for drivers that live
-// outside the command: the golangci-lint plugin in the root package.
+// implements the -enable/-disable selection semantics, for the command
+// (lockaudit check) and the golangci-lint plugin in the root package alike.
 //
-// The semantics are those of lockaudit check (cmd/lockaudit/rules.go):
-// without an enable list every category of every rule is reported except the
+// Without an enable list every category of every rule is reported except the
 // default-off (advisory) ones; with one, only what it lists is reported. A
 // rule name stands for its default-on categories, rule/category for that one
 // category (default-off ones included). The disable list then removes rules
