@@ -33,6 +33,7 @@ func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 // created with exec.CommandContext for the cancellation to apply.
 func Setup(cmd *exec.Cmd) {
 	setProcessGroup(cmd)
+	setDeathSignal(cmd)
 	cmd.Cancel = func() error { return Interrupt(cmd) }
 	cmd.WaitDelay = DefaultWaitDelay
 }
