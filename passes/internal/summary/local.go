@@ -12,8 +12,9 @@ import (
 
 // site is a call whose callee's summary contributes to the caller's.
 type site struct {
-	callee *ssa.Function
-	args   []ssa.Value
+	callee   *ssa.Function
+	args     []ssa.Value
+	bindings []ssa.Value // a closure's captured values
 }
 
 // local is what a function's own instructions say about it, before its
@@ -27,6 +28,7 @@ type local struct {
 	releasedAt func() []string
 	params     []int
 	acquires   []string
+	takes      []lockstate.Effect
 	sites      []site
 }
 
@@ -85,6 +87,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 		if class != "" {
 			l.acquires = append(l.acquires, class)
+		}
+		if op.Kind == lockstate.Acquire && nameable(id) {
+			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode})
 		}
 		return
 	case lockstate.Release:
@@ -156,7 +161,11 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			return
 		}
 	}
-	l.sites = append(l.sites, site{callee: callee, args: c.Args})
+	var bindings []ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	l.sites = append(l.sites, site{callee: callee, args: c.Args, bindings: bindings})
 }
 
 // StaticCallee returns the function or closure a call invokes directly, or
@@ -240,4 +249,9 @@ func fieldName(t types.Type, i int) string {
 		return st.Field(i).Name()
 	}
 	return "field"
+}
+
+// nameable reports whether a lock can be named by a function's caller.
+func nameable(id lockstate.ID) bool {
+	return id.Root == lockstate.RootParam || id.Root == lockstate.RootFree || id.Root == lockstate.RootGlobal
 }

@@ -2,6 +2,8 @@ package summary
 
 import (
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // propagate combines each function's own operations with its callees'
@@ -23,6 +25,9 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		}
 		for _, c := range l.acquires {
 			s.addAcquire(c)
+		}
+		for _, t := range l.takes {
+			s.addTake(t.Lock, t.Mode)
 		}
 		for _, st := range l.sites {
 			callee := a.declared(st.callee)
@@ -91,6 +96,13 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		callee := a.declared(st.callee)
 		cs := a.summary(callee)
 		merge(cs)
+		if cs != nil {
+			for _, t := range cs.Takes {
+				if id, ok := RebaseTake(a.flows[fn], t.Lock, st.args, st.bindings); ok && nameable(id) && s.addTake(id, t.Mode) {
+					changed = true
+				}
+			}
+		}
 		if cs == nil || len(cs.CallsParams) == 0 {
 			continue
 		}
@@ -139,4 +151,23 @@ func ClosureFn(v ssa.Value) *ssa.Function {
 func IsNil(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
 	return ok && c.IsNil()
+}
+
+// RebaseTake maps a callee's lock, named relative to its parameters, free
+// variables or globals, onto the caller's identity for the call's arguments
+// and the closure's bindings.
+func RebaseTake(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
+	switch l.Root {
+	case lockstate.RootParam:
+		if l.RootIndex < len(args) {
+			return l.Rebase(flow.IDOf(args[l.RootIndex])), true
+		}
+	case lockstate.RootFree:
+		if l.RootIndex < len(bindings) {
+			return l.Rebase(flow.IDOf(bindings[l.RootIndex])), true
+		}
+	case lockstate.RootGlobal:
+		return l, true
+	}
+	return lockstate.ID{}, false
 }

@@ -79,6 +79,28 @@ type Summary struct {
 	// Acquires lists the lock classes the function acquires, directly or
 	// through its callees, as "class" or "class (read)".
 	Acquires []string
+	// Takes lists the locks the function acquires (and may release again)
+	// that its caller can name: reachable from a parameter, a free
+	// variable or a global. A caller already holding one of them
+	// deadlocks (lockorder).
+	Takes []lockstate.Effect
+}
+
+// maxTakes bounds the locks kept in Takes.
+const maxTakes = 16
+
+func (s *Summary) addTake(id lockstate.ID, mode lockstate.Mode) bool {
+	if len(s.Takes) >= maxTakes {
+		return false
+	}
+	for _, t := range s.Takes {
+		if t.Lock.Key == id.Key && t.Mode == mode {
+			return false
+		}
+	}
+	id.Arg, id.ArgPath = 0, ""
+	s.Takes = append(s.Takes, lockstate.Effect{Lock: id, Mode: mode})
+	return true
 }
 
 // maxAcquires bounds the lock classes kept in a summary.
@@ -114,12 +136,15 @@ func (f *FuncFact) String() string {
 	if len(f.Acquires) > 0 {
 		parts = append(parts, "locks "+strings.Join(f.Acquires, ", "))
 	}
+	for _, t := range f.Takes {
+		parts = append(parts, "takes "+t.Lock.Key)
+	}
 	return "lockfacts(" + strings.Join(parts, "; ") + ")"
 }
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && s.Block == nil && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.Acquires) == 0
+		len(s.CallsParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0
 }
 
 // CallsParam reports whether the function calls its i'th parameter.

@@ -6,7 +6,7 @@ import "store"
 type Server struct{ st *store.Store }
 
 // Save blocks through the imported Commit.
-func (s *Server) Save() error { // want Save:`lockfacts\(blocks: server.\(\*Server\).Save -> store.\(\*Store\).Commit -> store.\(\*Store\).Flush -> os.\(\*File\).Sync; locks \(\*store.Store\).mu\)`
+func (s *Server) Save() error { // want Save:`lockfacts\(blocks: server.\(\*Server\).Save -> store.\(\*Store\).Commit -> store.\(\*Store\).Flush -> os.\(\*File\).Sync; locks \(\*store.Store\).mu; takes p0.st.mu\)`
 	return s.st.Commit()
 }
 
@@ -16,6 +16,6 @@ func (s *Server) Replay() { // want Replay:`lockfacts\(blocks: server.\(\*Server
 }
 
 // Locked takes the store's lock through the imported wrapper.
-func (s *Server) Locked() { // want Locked:`lockfacts\(acquires \(\*store.Store\).mu; locks \(\*store.Store\).mu\)`
+func (s *Server) Locked() { // want Locked:`lockfacts\(acquires \(\*store.Store\).mu; locks \(\*store.Store\).mu; takes p0.st.mu\)`
 	s.st.Lock()
 }

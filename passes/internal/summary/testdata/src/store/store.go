@@ -16,7 +16,7 @@ type Store struct {
 	events  chan string
 }
 
-func (s *Store) Lock() { // want Lock:`lockfacts\(acquires \(\*store.Store\).mu; locks \(\*store.Store\).mu\)`
+func (s *Store) Lock() { // want Lock:`lockfacts\(acquires \(\*store.Store\).mu; locks \(\*store.Store\).mu; takes p0.mu\)`
 	s.mu.Lock()
 }
 
@@ -24,7 +24,7 @@ func (s *Store) Unlock() { // want Unlock:`lockfacts\(releases \(\*store.Store\)
 	s.mu.Unlock()
 }
 
-func (s *Store) RLockIndex() { // want RLockIndex:`lockfacts\(acquires \(\*store.Store\).rw; locks \(\*store.Store\).rw \(read\)\)`
+func (s *Store) RLockIndex() { // want RLockIndex:`lockfacts\(acquires \(\*store.Store\).rw; locks \(\*store.Store\).rw \(read\); takes p0.rw\)`
 	s.rw.RLock()
 }
 
@@ -34,7 +34,7 @@ func (s *Store) Flush() error { // want Flush:`lockfacts\(blocks: store.\(\*Stor
 }
 
 // Commit blocks through Flush, and takes the lock.
-func (s *Store) Commit() error { // want Commit:`lockfacts\(blocks: store.\(\*Store\).Commit -> store.\(\*Store\).Flush -> os.\(\*File\).Sync; locks \(\*store.Store\).mu\)`
+func (s *Store) Commit() error { // want Commit:`lockfacts\(blocks: store.\(\*Store\).Commit -> store.\(\*Store\).Flush -> os.\(\*File\).Sync; locks \(\*store.Store\).mu; takes p0.mu\)`
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.Flush()
