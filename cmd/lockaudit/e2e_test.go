@@ -329,7 +329,7 @@ func TestE2EBadPattern(t *testing.T) {
 func TestE2EBadFlag(t *testing.T) {
 	t.Parallel()
 	dir := newModule(t, "clean")
-	for _, args := range [][]string{{"-nosuchflag"}, {"check", "-format", "xml"}, {"-enable", "heldcall/nosuch"}, {"profile"}, {"-o"}} {
+	for _, args := range [][]string{{"-nosuchflag"}, {"check", "-format", "xml"}, {"-enable", "heldcall/nosuch"}, {"profile", "-format", "xml"}, {"-o"}} {
 		r := runLockaudit(t, dir, args...)
 		if r.code != exitError || r.stdout != "" || len(lines(r.stderr)) != 1 || !strings.HasPrefix(r.stderr, "lockaudit: ") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and one line on stderr", args, r.code, r.stdout, r.stderr)
