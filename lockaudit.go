@@ -10,11 +10,13 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockaudit/lockaudit/passes/heldcall"
+	"github.com/lockaudit/lockaudit/passes/lockorder"
 )
 
 // Analyzers returns lockaudit's analyzers, one per rule, in rule-name order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		heldcall.Analyzer,
+		lockorder.Analyzer,
 	}
 }

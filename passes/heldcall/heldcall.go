@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -28,7 +29,7 @@ var doc string
 // critical section does not control, executed while a lock is held.
 var Analyzer = &analysis.Analyzer{
 	Name:     "heldcall",
-	Doc:      docText(doc),
+	Doc:      analyzerdoc.FromDocGo(doc, "heldcall"),
 	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/heldcall",
 	Requires: []*analysis.Analyzer{summary.Analyzer, inspect.Analyzer},
 	Run:      guard.Run(run),
@@ -174,23 +175,4 @@ func (c *checker) where(h lockstate.Held) string {
 		s += ", released by defer"
 	}
 	return s
-}
-
-// docText drops the copyright-free doc.go preamble down to the package comment.
-func docText(src string) string {
-	var lines []string
-	for _, l := range strings.Split(src, "\n") {
-		if strings.HasPrefix(l, "package ") {
-			break
-		}
-		l = strings.TrimPrefix(l, "//")
-		l = strings.TrimPrefix(l, " ")
-		lines = append(lines, l)
-	}
-	text := strings.TrimSpace(strings.Join(lines, "\n"))
-	text = strings.TrimPrefix(text, "Package heldcall defines an Analyzer that ")
-	if text != "" {
-		text = strings.ToUpper(text[:1]) + text[1:]
-	}
-	return text
 }

@@ -363,14 +363,14 @@ func acquire(s State, id ID, mode Mode, pos token.Pos) State {
 		h.Must = true
 		return s.with(h)
 	}
-	return s.with(Held{ID: id, Mode: mode, Pos: pos, Must: true})
+	return s.with(Held{ID: id, Mode: mode, Pos: pos, Must: true, Deferred: s.pending(id.Key)})
 }
 
 func release(s State, id ID, deferred bool) State {
 	if h, ok := s.Lookup(id.Key); ok {
 		if deferred {
 			h.Deferred = true
-			return s.with(h)
+			return s.with(h).withPending(id.Key)
 		}
 		s = s.without(id.Key)
 		if h.Restored {
@@ -390,7 +390,7 @@ func release(s State, id ID, deferred bool) State {
 func atReturn(s State) State {
 	out := State{Released: s.Released}
 	for _, h := range s.Held {
-		if h.Deferred {
+		if h.Deferred || s.pending(h.Key) {
 			if h.Inherited || h.Restored {
 				out = out.withReleased(h.ID)
 			}

@@ -38,6 +38,13 @@ type ID struct {
 	Path      string // selector path after the root, such as ".mu"
 	NamePath  string // the same path for display
 
+	// Full is the class with the path from the outermost named type kept:
+	// "(*pkg.Conn).in.Mutex" where Class is "(*pkg.halfConn).Mutex". It
+	// tells apart two locks of one type held by one owner (c.in and c.out),
+	// for lock-order edges. FullPath is its suffix below the root.
+	Full     string
+	FullPath string
+
 	// For a lock taken through a wrapper call, Arg is 1 + the index of the
 	// call argument (the receiver is 0) it hangs off, and ArgPath its path
 	// below that argument, so that a reader can name it from the source.
@@ -59,11 +66,11 @@ func (k *identifier) of(v ssa.Value) ID {
 	case *ssa.FieldAddr:
 		base := k.of(v.X)
 		f, named := fieldOf(v.X.Type(), v.Field)
-		return base.child("."+f, "."+f, fieldClass(named, base, f))
+		return base.child("."+f, "."+f, fieldClass(named, base, f), "."+f)
 	case *ssa.Field:
 		base := k.of(v.X)
 		f, named := fieldOf(types.NewPointer(v.X.Type()), v.Field)
-		return base.child("."+f, "."+f, fieldClass(named, base, f))
+		return base.child("."+f, "."+f, fieldClass(named, base, f), "."+f)
 	case *ssa.IndexAddr:
 		return k.index(v.X, v.Index)
 	case *ssa.Index:
@@ -106,14 +113,22 @@ func (k *identifier) of(v ssa.Value) ID {
 		if v.Pkg != nil {
 			class = v.Pkg.Pkg.Path() + "." + v.Name()
 		}
-		return ID{Key: "g:" + class, Name: name, Class: class, Root: RootGlobal}
+		return ID{Key: "g:" + class, Name: name, Class: class, Full: class, Root: RootGlobal}
 	case *ssa.Alloc:
 		name := v.Comment
 		if name == "" {
 			name = v.Name()
 		}
-		return ID{Key: "l:" + name + "@" + strconv.Itoa(int(v.Pos())), Name: name, Root: RootLocal,
-			Class: k.fn.String() + "." + name}
+		id := ID{Key: "l:" + name + "@" + strconv.Itoa(int(v.Pos())), Name: name, Root: RootLocal}
+		if _, ptr := v.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); !ptr {
+			// The variable holds the lock (or a struct with it) by
+			// value: the lock belongs to this function. A variable
+			// holding a pointer (a parameter captured by a closure)
+			// names somebody else's lock, classed by its type.
+			id.Class = k.fn.String() + "." + name
+			id.Full = id.Class
+		}
+		return id
 	case *ssa.Call:
 		name := "call"
 		if callee := v.Call.StaticCallee(); callee != nil {
@@ -148,11 +163,13 @@ func (k *identifier) index(x, idx ssa.Value) ID {
 	if base.Class != "" {
 		class = base.Class + "[]"
 	}
-	return base.child(key, name, class)
+	return base.child(key, name, class, "[]")
 }
 
-func (id ID) child(keyPath, namePath, class string) ID {
-	return ID{
+// child extends id by a selector or index: keyPath for the key, namePath
+// for display, the class of the result and fullSeg for the full class.
+func (id ID) child(keyPath, namePath, class, fullSeg string) ID {
+	out := ID{
 		Key:       id.Key + keyPath,
 		Class:     class,
 		Name:      id.Name + namePath,
@@ -160,7 +177,15 @@ func (id ID) child(keyPath, namePath, class string) ID {
 		RootIndex: id.RootIndex,
 		Path:      id.Path + keyPath,
 		NamePath:  id.NamePath + namePath,
+		FullPath:  id.FullPath + fullSeg,
 	}
+	switch {
+	case id.Full != "":
+		out.Full = id.Full + fullSeg
+	default:
+		out.Full = class
+	}
+	return out
 }
 
 // Rebase returns the identity of the lock at path id.Path below root: it maps
@@ -176,7 +201,16 @@ func (id ID) Rebase(root ID) ID {
 		NamePath:  root.NamePath + id.NamePath,
 	}
 	if out.Class == "" && root.Class != "" {
-		out.Class = root.Class + id.Path
+		out.Class = root.Class + id.FullPath
+	}
+	out.FullPath = root.FullPath + id.FullPath
+	switch {
+	case root.Full != "":
+		out.Full = root.Full + id.FullPath
+	case id.Full != "":
+		out.Full = id.Full
+	default:
+		out.Full = out.Class
 	}
 	return out
 }

@@ -32,6 +32,29 @@ type State struct {
 	// globals that were released on every path here without having been
 	// acquired in this function: the effect of an unlock wrapper.
 	Released []ID
+	// Pending lists the keys of locks whose release a defer has
+	// registered: it runs at return even if the lock is unlocked and
+	// taken again in between (Lock; defer Unlock; Unlock; Wait; Lock).
+	Pending []string
+}
+
+func (s State) pending(key string) bool {
+	for _, k := range s.Pending {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (s State) withPending(key string) State {
+	if s.pending(key) {
+		return s
+	}
+	out := s
+	out.Pending = append(append([]string(nil), s.Pending...), key)
+	sort.Strings(out.Pending)
+	return out
 }
 
 func (s *State) find(key string) int {
@@ -52,7 +75,7 @@ func (s State) Lookup(key string) (Held, bool) {
 
 // with returns s with h added or replacing the entry of the same key.
 func (s State) with(h Held) State {
-	out := State{Released: s.Released}
+	out := State{Released: s.Released, Pending: s.Pending}
 	i := sort.Search(len(s.Held), func(i int) bool { return s.Held[i].Key >= h.Key })
 	out.Held = make([]Held, 0, len(s.Held)+1)
 	out.Held = append(out.Held, s.Held[:i]...)
@@ -70,7 +93,7 @@ func (s State) without(key string) State {
 	if i < 0 {
 		return s
 	}
-	out := State{Released: s.Released}
+	out := State{Released: s.Released, Pending: s.Pending}
 	out.Held = make([]Held, 0, len(s.Held)-1)
 	out.Held = append(out.Held, s.Held[:i]...)
 	out.Held = append(out.Held, s.Held[i+1:]...)
@@ -90,7 +113,7 @@ func (s State) withReleased(id ID) State {
 	if s.released(id.Key) {
 		return s
 	}
-	out := State{Held: s.Held, Released: make([]ID, 0, len(s.Released)+1)}
+	out := State{Held: s.Held, Released: make([]ID, 0, len(s.Released)+1), Pending: s.Pending}
 	out.Released = append(out.Released, s.Released...)
 	out.Released = append(out.Released, id)
 	sort.Slice(out.Released, func(i, j int) bool { return out.Released[i].Key < out.Released[j].Key })
@@ -101,7 +124,7 @@ func (s State) withoutReleased(key string) State {
 	if !s.released(key) {
 		return s
 	}
-	out := State{Held: s.Held}
+	out := State{Held: s.Held, Pending: s.Pending}
 	for _, r := range s.Released {
 		if r.Key != key {
 			out.Released = append(out.Released, r)
@@ -147,12 +170,22 @@ func join(a, b State) State {
 			out.Released = append(out.Released, r)
 		}
 	}
+	// A release deferred on either path runs at return.
+	out.Pending = a.Pending
+	for _, k := range b.Pending {
+		out = out.withPending(k)
+	}
 	return out
 }
 
 func (s State) equal(o State) bool {
-	if len(s.Held) != len(o.Held) || len(s.Released) != len(o.Released) {
+	if len(s.Held) != len(o.Held) || len(s.Released) != len(o.Released) || len(s.Pending) != len(o.Pending) {
 		return false
+	}
+	for i := range s.Pending {
+		if s.Pending[i] != o.Pending[i] {
+			return false
+		}
 	}
 	for i := range s.Held {
 		if s.Held[i] != o.Held[i] {

@@ -43,8 +43,11 @@ func (a *analyzer) inherit(fn *ssa.Function) {
 	var free []lockstate.ID
 	if closure != nil {
 		for _, b := range closure.Bindings {
-			free = append(free, pf.Flow.IDOf(b))
+			free = append(free, outer(pf.Flow.IDOf(b)))
 		}
+	}
+	for i := range entry {
+		entry[i].ID = outer(entry[i].ID)
 	}
 	f := a.funcs[fn]
 	f.Flow = lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Entry: entry, Free: free})
@@ -113,4 +116,14 @@ func intersect(a, b []lockstate.Held) []lockstate.Held {
 		}
 	}
 	return out
+}
+
+// outer marks a caller's lock identity for use inside a closure: keys rooted
+// in the caller's parameters and values would otherwise collide with the
+// closure's own (both have a parameter 0).
+func outer(id lockstate.ID) lockstate.ID {
+	if id.Root != lockstate.RootGlobal {
+		id.Key = "^" + id.Key
+	}
+	return id
 }

@@ -3,6 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -67,16 +68,16 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					setBlock("select", "select", "")
 				}
 			case *ssa.Call:
-				a.scanCall(fn, name, instr.Common(), flow, l, setBlock)
+				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, false)
 			case *ssa.Defer:
-				a.scanCall(fn, name, instr.Common(), flow, l, setBlock)
+				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, true)
 			}
 		}
 	}
 	return l
 }
 
-func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string)) {
+func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string), deferred bool) {
 	op := lockstate.OpOf(c)
 	switch op.Kind {
 	case lockstate.Acquire, lockstate.TryAcq:
@@ -88,7 +89,10 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		if class != "" {
 			l.acquires = append(l.acquires, class)
 		}
-		if op.Kind == lockstate.Acquire && nameable(id) {
+		// A lock taken back (defer mu.RLock()) or taken inside a window
+		// where the caller's lock is released is not a lock the caller
+		// must not hold.
+		if op.Kind == lockstate.Acquire && nameable(id) && !deferred && !slices.Contains(l.releasedAt(), id.Class) {
 			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode})
 		}
 		return

@@ -26,8 +26,10 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		for _, c := range l.acquires {
 			s.addAcquire(c)
 		}
-		for _, t := range l.takes {
-			s.addTake(t.Lock, t.Mode)
+		if !a.quiet {
+			for _, t := range l.takes {
+				s.addTake(t.Lock, t.Mode)
+			}
 		}
 		for _, st := range l.sites {
 			callee := a.declared(st.callee)

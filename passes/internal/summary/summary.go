@@ -90,7 +90,9 @@ type Summary struct {
 const maxTakes = 16
 
 func (s *Summary) addTake(id lockstate.ID, mode lockstate.Mode) bool {
-	if len(s.Takes) >= maxTakes {
+	// Package-level locks (pools, once-initialised tables) would crowd
+	// out the receiver's own: they get half the room.
+	if len(s.Takes) >= maxTakes || (id.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
 		return false
 	}
 	for _, t := range s.Takes {

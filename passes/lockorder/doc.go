@@ -1,0 +1,46 @@
+// Package lockorder defines an Analyzer that reports lock acquisitions that
+// deadlock: a lock taken again while it is held, directly or through a
+// callee, and two locks taken in opposite orders.
+//
+// # Analyzer lockorder
+//
+// lockorder: report double locking, read-lock upgrades and re-entry, and lock-order inversions
+//
+// Go's sync.Mutex and sync.RWMutex are not reentrant. A method that calls
+// another method of the same type while holding the lock that the callee
+// takes deadlocks the goroutine on the spot:
+//
+//	func (c *Cache) Put(k string, v []byte) {
+//		c.mu.Lock()
+//		defer c.mu.Unlock()
+//		if c.Len() > c.max { // Len locks c.mu: deadlock
+//			c.evict()
+//		}
+//		c.items[k] = v
+//	}
+//
+// The analyzer uses the same lock-state dataflow as heldcall, with function
+// summaries that say which locks, named relative to their parameters, a
+// function takes (across packages, as facts). It reports, where the lock is
+// held on every path:
+//
+//   - double-lock: Lock (or RLock) of a lock already held for writing, or
+//     Lock of a lock held, directly or through a call of a function that
+//     takes it;
+//   - rlock-upgrade: Lock of a lock held for reading (RLock then Lock);
+//   - rlock-reentry: RLock of a lock already held for reading: it deadlocks
+//     as soon as a writer waits between the two, since a waiting writer
+//     blocks new readers;
+//   - order-cycle: two locks taken in opposite orders in two places of the
+//     package (A then B here, B then A there), at least one of them for
+//     writing: two goroutines running both deadlock.
+//
+// The finding is reported at the second, deadlocking acquisition, or at the
+// call that leads to it; the first acquisition is a related location.
+// TryLock never deadlocks and is ignored. Two instances of one lock class
+// (parent and child, two accounts) are not an order cycle.
+//
+// A finding is silenced by a comment on its line or the line above:
+//
+//	//lockaudit:ignore lockorder the two paths never run concurrently
+package lockorder

@@ -1,0 +1,197 @@
+package lockorder
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
+	"github.com/lockaudit/lockaudit/passes/internal/guard"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/summary"
+	"github.com/lockaudit/lockaudit/passes/internal/suppress"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock acquisitions that deadlock.
+var Analyzer = &analysis.Analyzer{
+	Name:     "lockorder",
+	Doc:      analyzerdoc.FromDocGo(doc, "lockorder"),
+	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/lockorder",
+	Requires: []*analysis.Analyzer{summary.Analyzer},
+	Run:      guard.Run(run),
+}
+
+func run(pass *analysis.Pass, at *token.Pos) (any, error) {
+	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder")}
+	for _, f := range res.Funcs {
+		if f.Flow == nil {
+			continue
+		}
+		*at = f.Fn.Pos()
+		c.goReleased = c.releasedByGoroutines(f)
+		for _, ev := range f.Flow.Events {
+			call, ok := ev.Instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			held := ev.State.MustHeld()
+			if len(held) == 0 {
+				continue
+			}
+			c.acquisitions(f, call, held)
+		}
+	}
+	*at = token.NoPos
+	c.reportCycles()
+	return nil, nil
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	res   *summary.Result
+	rep   *suppress.Reporter
+	edges []edge
+	// goReleased holds the keys of locks that a goroutine started by the
+	// current function releases: mu.Lock(); go func() { ...; mu.Unlock() }();
+	// mu.Lock() waits for the goroutine, it does not deadlock.
+	goReleased map[string]bool
+}
+
+// releasedByGoroutines returns the keys of f's locks that goroutines f
+// starts release.
+func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
+	var out map[string]bool
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			callee := summary.StaticCallee(g.Common())
+			if callee == nil {
+				continue
+			}
+			s := c.res.SummaryOf(callee)
+			if s == nil {
+				continue
+			}
+			var bindings []ssa.Value
+			if mc, ok := g.Common().Value.(*ssa.MakeClosure); ok {
+				bindings = mc.Bindings
+			}
+			for _, e := range s.Effects {
+				if !e.Release {
+					continue
+				}
+				if id, ok := summary.RebaseTake(f.Flow, e.Lock, g.Common().Args, bindings); ok {
+					if out == nil {
+						out = map[string]bool{}
+					}
+					out[id.Key] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// acquisitions checks the locks a call takes against the locks held.
+func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
+	op := lockstate.OpOf(call.Common())
+	if op.Kind == lockstate.Acquire {
+		id := f.Flow.IDOf(op.Recv)
+		c.check(call.Pos(), "", id, op.Mode, held)
+		return
+	}
+	if op.Kind != lockstate.NoOp {
+		return
+	}
+	callee := summary.StaticCallee(call.Common())
+	if callee == nil {
+		return
+	}
+	if cf := c.res.Func(callee); cf != nil && cf.InPlace {
+		return // its body is checked in this context
+	}
+	s := c.res.SummaryOf(callee)
+	if s == nil {
+		return
+	}
+	var bindings []ssa.Value
+	if mc, ok := call.Common().Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
+	for _, t := range s.Takes {
+		id, ok := summary.RebaseTake(f.Flow, t.Lock, call.Common().Args, bindings)
+		if !ok {
+			continue
+		}
+		if c.check(call.Pos(), name, id, t.Mode, held) {
+			return // one finding per call
+		}
+	}
+}
+
+// check reports taking id in mode while held is held, through the call of
+// via when via is not empty, and records lock-order edges. It reports
+// whether it reported a finding.
+func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode lockstate.Mode, held []lockstate.Held) bool {
+	for _, h := range held {
+		if h.Key != id.Key || c.goReleased[h.Key] {
+			continue
+		}
+		category, what := reentry(h.Mode, mode)
+		how := what
+		if via != "" {
+			how = what + " through call of " + via
+		}
+		c.report(pos, category, fmt.Sprintf("%s %s while held (%s)", h.Name, how, c.where(h)), h)
+		return true
+	}
+	if id.Full == "" {
+		return false
+	}
+	for _, h := range held {
+		if h.Full == "" || h.Full == id.Full {
+			continue
+		}
+		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via})
+	}
+	return false
+}
+
+// reentry classifies taking a lock again in mode while it is held in held.
+func reentry(held, mode lockstate.Mode) (category, what string) {
+	switch {
+	case held == lockstate.Read && mode == lockstate.Write:
+		return "rlock-upgrade", "locked for writing"
+	case held == lockstate.Read && mode == lockstate.Read:
+		return "rlock-reentry", "read-locked again"
+	case mode == lockstate.Read:
+		return "double-lock", "read-locked"
+	}
+	return "double-lock", "locked again"
+}
+
+func (c *checker) report(pos token.Pos, category, msg string, first lockstate.Held) {
+	d := analysis.Diagnostic{Pos: pos, Category: category, Message: msg}
+	if first.Pos.IsValid() {
+		d.Related = []analysis.RelatedInformation{{Pos: first.Pos, Message: first.Name + " locked here"}}
+	}
+	c.rep.Report(d)
+}
+
+func (c *checker) where(h lockstate.Held) string {
+	p := c.pass.Fset.Position(h.Pos)
+	return fmt.Sprintf("locked at %s:%d", filepath.Base(p.Filename), p.Line)
+}

@@ -1,0 +1,15 @@
+package lockorder_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockaudit/lockaudit/passes/lockorder"
+)
+
+// Each package holds deadlocking acquisitions (lines with a want comment)
+// next to their correct twins, which must stay silent.
+func TestLockorder(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "cache", "bank", "registry", "registryuser")
+}
