@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"path/filepath"
 	"slices"
+
+	"github.com/lockaudit/lockaudit/internal/funcname"
 )
 
 // A Finding is a static finding attached to a hotspot: the part of a
@@ -94,42 +96,8 @@ func (d *declIndex) enclosing(file string, line int) string {
 			continue
 		}
 		if d.fset.Position(fd.Pos()).Line <= line && line <= d.fset.Position(fd.End()).Line {
-			return funcDeclName(fd)
+			return funcname.Decl(fd)
 		}
 	}
 	return ""
-}
-
-// funcDeclName names a function declaration as F, (T).M or (*T).M, type
-// parameters of the receiver omitted: the form of the function field of
-// lockaudit check's findings (cmd/lockaudit's funcDeclName).
-func funcDeclName(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	star := ""
-	for {
-		switch x := t.(type) {
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		case *ast.StarExpr:
-			star = "*"
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		}
-		break
-	}
-	recv := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		recv = id.Name
-	}
-	return "(" + star + recv + ")." + fd.Name.Name
 }

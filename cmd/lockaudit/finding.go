@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lockaudit/lockaudit/internal/funcname"
 )
 
 // severity is the severity of every finding of the current rules.
@@ -306,41 +308,8 @@ func (c *sourceCache) enclosingFunc(name string, line, col int) string {
 	pos := sf.tf.Pos(off)
 	for _, decl := range sf.ast.Decls {
 		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Pos() <= pos && pos < fd.End() {
-			return funcDeclName(fd)
+			return funcname.Decl(fd)
 		}
 	}
 	return ""
-}
-
-// funcDeclName names a function declaration as F, (T).M or (*T).M (type
-// parameters of the receiver omitted).
-func funcDeclName(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	star := ""
-	for {
-		switch x := t.(type) {
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		case *ast.StarExpr:
-			star = "*"
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		}
-		break
-	}
-	recv := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		recv = id.Name
-	}
-	return "(" + star + recv + ")." + fd.Name.Name
 }

@@ -13,6 +13,30 @@ import (
 func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
 	buffered := map[string]bool{}
 	unbuffered := map[string]bool{}
+	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
+		mc, ok := st.Val.(*ssa.MakeChan)
+		if !ok {
+			return
+		}
+		class := flow.IDOf(st.Addr).Class
+		if class == "" {
+			return
+		}
+		if constCap(mc) {
+			buffered[class] = true
+		} else {
+			unbuffered[class] = true
+		}
+	})
+	for class := range unbuffered {
+		delete(buffered, class)
+	}
+	return buffered
+}
+
+// forEachStore calls f for every store instruction of the functions that
+// have a lock-state result.
+func forEachStore(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result, f func(*lockstate.Result, *ssa.Store)) {
 	for _, fn := range funcs {
 		flow := flows[fn]
 		if flow == nil {
@@ -20,30 +44,12 @@ func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Res
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				mc, ok := st.Val.(*ssa.MakeChan)
-				if !ok {
-					continue
-				}
-				class := flow.IDOf(st.Addr).Class
-				if class == "" {
-					continue
-				}
-				if constCap(mc) {
-					buffered[class] = true
-				} else {
-					unbuffered[class] = true
+				if st, ok := instr.(*ssa.Store); ok {
+					f(flow, st)
 				}
 			}
 		}
 	}
-	for class := range unbuffered {
-		delete(buffered, class)
-	}
-	return buffered
 }
 
 // constCap reports whether a channel is made with a capacity: any size

@@ -13,47 +13,35 @@ import (
 // c.cond.L = &c.mu.
 func condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]string {
 	out := map[string]string{}
-	for _, fn := range funcs {
-		flow := flows[fn]
-		if flow == nil {
-			continue
-		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				// c.cond.L = x, or the L field of a composite literal.
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
-					lock := flow.IDOf(st.Val).Class
-					if lock == "" {
-						continue
-					}
-					if cond := flow.IDOf(fa.X).Class; cond != "" {
-						out[cond] = lock
-					}
-					// &sync.Cond{L: ...} stored into a field or variable.
-					if alloc, ok := fa.X.(*ssa.Alloc); ok {
-						for _, ref := range *alloc.Referrers() {
-							if st2, ok := ref.(*ssa.Store); ok && st2.Val == alloc {
-								if cond := flow.IDOf(st2.Addr).Class; cond != "" {
-									out[cond] = lock
-								}
-							}
+	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
+		// c.cond.L = x, or the L field of a composite literal.
+		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
+			lock := flow.IDOf(st.Val).Class
+			if lock == "" {
+				return
+			}
+			if cond := flow.IDOf(fa.X).Class; cond != "" {
+				out[cond] = lock
+			}
+			// &sync.Cond{L: ...} stored into a field or variable.
+			if alloc, ok := fa.X.(*ssa.Alloc); ok {
+				for _, ref := range *alloc.Referrers() {
+					if st2, ok := ref.(*ssa.Store); ok && st2.Val == alloc {
+						if cond := flow.IDOf(st2.Addr).Class; cond != "" {
+							out[cond] = lock
 						}
-					}
-					continue
-				}
-				// c.cond = sync.NewCond(x)
-				if call, ok := st.Val.(*ssa.Call); ok && isNewCond(call) && len(call.Call.Args) == 1 {
-					if cond, lock := flow.IDOf(st.Addr).Class, flow.IDOf(call.Call.Args[0]).Class; cond != "" && lock != "" {
-						out[cond] = lock
 					}
 				}
 			}
+			return
 		}
-	}
+		// c.cond = sync.NewCond(x)
+		if call, ok := st.Val.(*ssa.Call); ok && isNewCond(call) && len(call.Call.Args) == 1 {
+			if cond, lock := flow.IDOf(st.Addr).Class, flow.IDOf(call.Call.Args[0]).Class; cond != "" && lock != "" {
+				out[cond] = lock
+			}
+		}
+	})
 	return out
 }
 
