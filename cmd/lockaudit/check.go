@@ -87,10 +87,31 @@ Flags:
 
 // printCheckUsage prints the help of check.
 func printCheckUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, checkUsageHeader, strings.Join(sortedKeys(knownRules()), ", "), strings.Join(sortedKeys(defaultOff), ", "))
+	printUsage(w, fmt.Sprintf(checkUsageHeader, strings.Join(sortedKeys(knownRules()), ", "), strings.Join(sortedKeys(defaultOff), ", ")), fs)
+}
+
+// printUsage prints a subcommand's help: its header, then its flags.
+func printUsage(w io.Writer, header string, fs *flag.FlagSet) {
+	fmt.Fprint(w, header)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+}
+
+// parseFlags parses a subcommand's arguments. On -h it prints the help to
+// stdout; on a bad flag, a one-line error to stderr. ok is false in both
+// cases, and code is then the exit code.
+func parseFlags(name string, fs *flag.FlagSet, args []string, stdout, stderr io.Writer, usage func(io.Writer, *flag.FlagSet)) (code int, ok bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return exitClean, true
+	case errors.Is(err, flag.ErrHelp):
+		usage(stdout, fs)
+		return exitClean, false
+	}
+	fmt.Fprintf(stderr, "lockaudit: %v (see 'lockaudit %s -h')\n", err, name)
+	return exitError, false
 }
 
 // knownRules returns the rule names known to this build.
@@ -110,13 +131,8 @@ func knownRules() map[string]bool {
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	var opts checkOptions
 	fs := newCheckFlags(&opts)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printCheckUsage(stdout, fs)
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "lockaudit: %v (see 'lockaudit check -h')\n", err)
-		return exitError
+	if code, ok := parseFlags("check", fs, args, stdout, stderr, printCheckUsage); !ok {
+		return code
 	}
 	patterns := fs.Args()
 	if len(patterns) == 0 {

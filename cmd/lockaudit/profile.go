@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -93,23 +92,15 @@ Flags:
 
 // printProfileUsage prints the help of profile.
 func printProfileUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, profileUsageHeader)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	printUsage(w, profileUsageHeader, fs)
 }
 
 // runProfile runs lockaudit profile and returns the exit code.
 func runProfile(args []string, stdout, stderr io.Writer) int {
 	var opts profileOptions
 	fs := newProfileFlags(&opts)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printProfileUsage(stdout, fs)
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "lockaudit: %v (see 'lockaudit profile -h')\n", err)
-		return exitError
+	if code, ok := parseFlags("profile", fs, args, stdout, stderr, printProfileUsage); !ok {
+		return code
 	}
 	patterns := fs.Args()
 	baseline, err := validateProfile(fs, &opts, patterns)
