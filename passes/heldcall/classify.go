@@ -69,7 +69,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	cat := c.res.Catalog
 	if call.IsInvoke() {
-		return c.classifyInvoke(call, held)
+		return c.classifyInvoke(f, call, held)
 	}
 	if y := summary.YieldArg(call); y != nil {
 		// A range-over-func loop: the iterator is traversal code and the
@@ -86,6 +86,10 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	if callee == nil {
 		if _, ok := call.Value.(*ssa.Builtin); ok || summary.KnownFuncValue(call.Value) {
 			return nil
+		}
+		if fns, ok := c.res.FieldFuncs(f.Flow, call.Value); ok {
+			// A field the package only ever sets to known functions.
+			return c.firstBlocking(fns, "call of func value "+c.source(call.Pos(), call.Value), held)
 		}
 		return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held}
 	}
@@ -149,27 +153,38 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 }
 
 // classifyInvoke classifies an interface method call.
-func (c *checker) classifyInvoke(call *ssa.CallCommon, held []lockstate.Held) *finding {
+func (c *checker) classifyInvoke(f *summary.Func, call *ssa.CallCommon, held []lockstate.Held) *finding {
 	m := call.Method
 	if kind, ok := c.res.Catalog.Blocking(m); ok {
 		return &finding{category: kind, what: "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
 	}
+	if ms, ok := c.res.FieldMethods(f.Flow, call.Value, m); ok {
+		// A field the package only ever sets to values of known types.
+		return c.firstBlocking(ms, "call of "+summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held)
+	}
 	if !m.Exported() && m.Pkg() == c.pass.Pkg {
 		// Only the package's own types implement an unexported method:
 		// judge the call by what they do.
-		for _, impl := range c.res.Implementations(call) {
-			if s := c.res.SummaryOf(impl); s != nil && s.Block != nil {
-				if hs := c.blockedBy(s.Block, held); len(hs) > 0 {
-					return &finding{category: "blocks", what: "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg) + ", which blocks: " + c.chain(s.Block), held: hs}
-				}
-			}
-		}
-		return nil
+		return c.firstBlocking(c.res.Implementations(call), "call of "+summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held)
 	}
 	if catalog.Cheap(call.Value.Type(), m) || summary.QuietMethod(m) {
 		return nil
 	}
 	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+}
+
+// firstBlocking judges a call that can only reach fns (the implementations
+// of an unexported method, the known values of a field): a finding when one
+// of them blocks.
+func (c *checker) firstBlocking(fns []*ssa.Function, what string, held []lockstate.Held) *finding {
+	for _, fn := range fns {
+		if s := c.res.SummaryOf(fn); s != nil && s.Block != nil {
+			if hs := c.blockedBy(s.Block, held); len(hs) > 0 {
+				return &finding{category: "blocks", what: what + ", which blocks: " + c.chain(s.Block), held: hs}
+			}
+		}
+	}
+	return nil
 }
 
 // blockedBy returns the held locks that a reason affects: all of them,

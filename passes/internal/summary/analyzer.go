@@ -79,6 +79,7 @@ type analyzer struct {
 	typeNames []string
 	quiet     bool // see quietPackage
 	buffered  map[string]bool
+	fields    *fieldValues
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
@@ -125,6 +126,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	}
 	a.conds = condLocks(ssainfo.SrcFuncs, a.flows)
 	a.buffered = bufferedChans(ssainfo.SrcFuncs, a.flows)
+	a.fields = collectFieldValues(ssainfo.SrcFuncs, a.flows)
 	res.conds = a.conds
 
 	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint.

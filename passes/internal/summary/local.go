@@ -108,6 +108,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			return
 		}
 		impls := a.implementations(c)
+		if ms, ok := a.res.FieldMethods(flow, c.Value, c.Method); ok {
+			impls = ms
+		}
 		for _, impl := range impls {
 			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...)})
 		}
@@ -129,6 +132,14 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	}
 	if callee == nil && flow.IsUnlocker(c.Value) {
 		return // the unlock function a lock wrapper returned
+	}
+	if callee == nil {
+		if fns, ok := a.res.FieldFuncs(flow, c.Value); ok {
+			for _, g := range fns {
+				l.sites = append(l.sites, site{callee: g, args: c.Args})
+			}
+			return
+		}
 	}
 	if callee == nil {
 		// A call of a func value.

@@ -34,7 +34,7 @@ func (t *Tenants) SetQuotaHeld(id string, quota int) bool {
 	}
 	func() {
 		ten.Quota = quota
-		t.onChange(*ten) // want `t.mu held across call of func value t.onChange \(locked at closures.go:29, released by defer\)`
+		t.onChange(*ten) // want `t.mu held across call of func value t.onChange, which blocks: \(\*Tenants\).Watch.func1 -> time.Sleep \(locked at closures.go:29, released by defer\)`
 	}()
 	return true
 }
@@ -109,7 +109,7 @@ func (t *Tenants) RenameHeld(oldID, newID string) {
 		delete(t.byID, oldID)
 		ten.ID = newID
 		t.byID[newID] = ten
-		t.onChange(*ten) // want `t.mu held across call of func value t.onChange \(locked at closures.go:107\)`
+		t.onChange(*ten) // want `t.mu held across call of func value t.onChange, which blocks: \(\*Tenants\).Watch.func1 -> time.Sleep \(locked at closures.go:107\)`
 		t.mu.Unlock()
 	}
 	rename()
