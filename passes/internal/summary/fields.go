@@ -101,7 +101,14 @@ func (r *Result) FieldMethods(flow *lockstate.Result, v ssa.Value, m *types.Func
 		if sel == nil {
 			return nil, false
 		}
-		fn := r.Pkg.Prog.MethodValue(sel)
+		// The declared method: for a generic type instantiated with the
+		// enclosing function's type parameters (a *LRU[K, V] stored by a
+		// generic constructor), its generic body.
+		obj, ok := sel.Obj().(*types.Func)
+		if !ok {
+			return nil, false
+		}
+		fn := r.Pkg.Prog.FuncValue(obj.Origin())
 		if fn == nil {
 			return nil, false
 		}
