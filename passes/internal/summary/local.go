@@ -16,6 +16,7 @@ type site struct {
 	callee   *ssa.Function
 	args     []ssa.Value
 	bindings []ssa.Value // a closure's captured values
+	released []string    // classes of the caller's locks released at the call
 }
 
 // local is what a function's own instructions say about it, before its
@@ -112,7 +113,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			impls = ms
 		}
 		for _, impl := range impls {
-			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...)})
+			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...), released: l.releasedAt()})
 		}
 		if impls == nil && l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) && !QuietMethod(c.Method) {
 			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)}, Released: l.releasedAt()}
@@ -121,7 +122,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	}
 	if y := YieldArg(c); y != nil {
 		// A range-over-func loop: the body runs here, inside the iterator.
-		l.sites = append(l.sites, site{callee: y})
+		l.sites = append(l.sites, site{callee: y, released: l.releasedAt()})
 		if StaticCallee(c) == nil {
 			return
 		}
@@ -136,7 +137,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	if callee == nil {
 		if fns, ok := a.res.FieldFuncs(flow, c.Value); ok {
 			for _, g := range fns {
-				l.sites = append(l.sites, site{callee: g, args: c.Args})
+				l.sites = append(l.sites, site{callee: g, args: c.Args, released: l.releasedAt()})
 			}
 			return
 		}
@@ -180,7 +181,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 		bindings = mc.Bindings
 	}
-	l.sites = append(l.sites, site{callee: callee, args: c.Args, bindings: bindings})
+	l.sites = append(l.sites, site{callee: callee, args: c.Args, bindings: bindings, released: l.releasedAt()})
 }
 
 // StaticCallee returns the function or closure a call invokes directly, or

@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -77,7 +79,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	// deeper helpers end in the package's own dispatch tables and hooks
 	// (encoders' op tables, cipher-suite constructors) far more often than
 	// in foreign code.
-	merge := func(c *Summary) {
+	merge := func(c *Summary, released []string) {
 		if c == nil {
 			return
 		}
@@ -86,6 +88,9 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		}
 		if s.Block == nil && c.Block != nil {
 			s.Block = c.Block.extend(name)
+			// The caller's own locks released around this call are
+			// released around the operation too.
+			s.Block.Released = append(slices.Clip(s.Block.Released), released...)
 			changed = true
 		}
 		for _, cl := range c.Acquires {
@@ -97,10 +102,13 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	for _, st := range l.sites {
 		callee := a.declared(st.callee)
 		cs := a.summary(callee)
-		merge(cs)
+		merge(cs, st.released)
 		if cs != nil {
 			for _, t := range cs.Takes {
-				if id, ok := RebaseTake(a.flows[fn], t.Lock, st.args, st.bindings); ok && nameable(id) && s.addTake(id, t.Mode) {
+				id, ok := RebaseTake(a.flows[fn], t.Lock, st.args, st.bindings)
+				// A lock taken inside the caller's own unlock/relock
+				// window is not one the caller's caller must not hold.
+				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(id, t.Mode) {
 					changed = true
 				}
 			}
@@ -122,7 +130,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				continue
 			}
 			if g := ClosureFn(arg); g != nil {
-				merge(a.summary(g))
+				merge(a.summary(g), st.released)
 				continue
 			}
 			if s.Callback == nil && !IsNil(arg) && !KnownFuncValue(arg) && !a.quiet {

@@ -179,3 +179,30 @@ func Merge(dst, src *Cache) {
 		dst.items[k] = v
 	}
 }
+
+// refillAndUnlock is called with c.mu held; it releases it and then takes
+// it again through Len: not a double lock.
+func (c *Cache) refillAndUnlock() {
+	c.mu.Unlock()
+	if c.Len() < c.max {
+		c.items["warm"] = nil
+	}
+}
+
+func (c *Cache) Refill() {
+	c.mu.Lock()
+	c.refillAndUnlock()
+}
+
+// refillLocked keeps the lock and asks Len: its caller deadlocks.
+func (c *Cache) refillLocked() {
+	if c.Len() < c.max {
+		c.items["warm"] = nil
+	}
+}
+
+func (c *Cache) RefillHeld() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refillLocked() // want `c.mu locked again through call of \(\*Cache\).refillLocked while held \(locked at cache.go:205\)`
+}
