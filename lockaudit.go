@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockaudit/lockaudit/passes/heldcall"
 	"github.com/lockaudit/lockaudit/passes/lockorder"
+	"github.com/lockaudit/lockaudit/passes/shardlock"
 )
 
 // Analyzers returns lockaudit's analyzers, one per rule, in rule-name order.
@@ -18,5 +19,6 @@ func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		heldcall.Analyzer,
 		lockorder.Analyzer,
+		shardlock.Analyzer,
 	}
 }

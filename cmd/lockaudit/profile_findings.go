@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/lockaudit/lockaudit/profiler"
 )
@@ -17,7 +19,9 @@ import (
 // could not analyse come back as errors.
 func staticFindings(ctx context.Context, patterns []string, root string) ([]profiler.StaticFinding, []PackageError) {
 	var out, errOut bytes.Buffer
-	args := append([]string{"-format", "json"}, patterns...)
+	// The advisory categories (shardlock/global-map) explain hotspots:
+	// DESIGN §2 has them on when joined with a profile.
+	args := append([]string{"-format", "json", "-enable", joinRules()}, patterns...)
 	code := runCheckContext(ctx, args, &out, &errOut)
 	if ctx.Err() != nil {
 		return nil, nil
@@ -63,4 +67,18 @@ func runCheckContext(ctx context.Context, args []string, stdout, stderr io.Write
 		return exitError
 	}
 	return code
+}
+
+// joinRules lists every rule of this build with its default-off categories,
+// for the profile join.
+func joinRules() string {
+	var rules []string
+	for _, a := range analyzers() {
+		rules = append(rules, a.Name)
+	}
+	for key := range defaultOff {
+		rules = append(rules, key)
+	}
+	sort.Strings(rules)
+	return strings.Join(rules, ",")
 }

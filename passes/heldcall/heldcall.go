@@ -10,14 +10,13 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 	"github.com/lockaudit/lockaudit/passes/internal/suppress"
 )
@@ -31,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "heldcall",
 	Doc:      analyzerdoc.FromDocGo(doc, "heldcall"),
 	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/heldcall",
-	Requires: []*analysis.Analyzer{summary.Analyzer, inspect.Analyzer},
+	Requires: []*analysis.Analyzer{summary.Analyzer},
 	Run:      guard.Run(run),
 }
 
@@ -42,7 +41,7 @@ func init() {
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall")}
+	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall"), calls: srcname.New(pass)}
 	for _, f := range res.Funcs {
 		if f.Flow == nil {
 			continue
@@ -65,34 +64,28 @@ type checker struct {
 	pass  *analysis.Pass
 	res   *summary.Result
 	rep   *suppress.Reporter
-	calls map[token.Pos]*ast.CallExpr // by Lparen, built on first use
+	calls *srcname.Calls
 }
 
 // lockName names a held lock as written. The engine names locks from
 // SSA; a lock reached through a local variable holding a call result or a
 // map lookup (sh := s.shardFor(k); sh.mu.Lock()) has no name there, so
-// the receiver of the Lock call is taken from the source.
+// the receiver of the Lock call is taken from the source, and a lock taken
+// through a wrapper is named after the wrapper's argument.
 func (c *checker) lockName(h lockstate.Held) string {
 	if h.Root != lockstate.RootValue {
 		return h.Name
 	}
-	ce := c.callAt(h.Pos)
-	if ce == nil {
-		return h.Name
+	if name, ok := c.calls.LockReceiver(h.Pos); ok {
+		return name
 	}
-	sel, isSel := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
-	if isSel {
-		switch sel.Sel.Name {
-		case "Lock", "RLock", "TryLock", "TryRLock":
-			return types.ExprString(sel.X)
-		}
-	}
-	if h.Arg == 0 {
+	ce := c.calls.At(h.Pos)
+	if ce == nil || h.Arg == 0 {
 		return h.Name
 	}
 	// A lock wrapper: name the lock after the argument it hangs off.
 	args := ce.Args
-	if isSel {
+	if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
 		if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodVal {
 			args = append([]ast.Expr{sel.X}, ce.Args...)
 		}
@@ -103,23 +96,10 @@ func (c *checker) lockName(h lockstate.Held) string {
 	return h.Name
 }
 
-// callAt returns the call expression whose Lparen is at pos, or nil.
-func (c *checker) callAt(pos token.Pos) *ast.CallExpr {
-	if c.calls == nil {
-		c.calls = map[token.Pos]*ast.CallExpr{}
-		insp := c.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-		insp.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-			ce := n.(*ast.CallExpr)
-			c.calls[ce.Lparen] = ce
-		})
-	}
-	return c.calls[pos]
-}
-
 // end returns the end of the call expression whose Lparen is at pos, or
 // NoPos when the finding is not a call.
 func (c *checker) end(pos token.Pos) token.Pos {
-	if ce := c.callAt(pos); ce != nil {
+	if ce := c.calls.At(pos); ce != nil {
 		return ce.End()
 	}
 	return token.NoPos
@@ -128,7 +108,7 @@ func (c *checker) end(pos token.Pos) token.Pos {
 // source renders the function expression of the call at lparen as written,
 // falling back to the SSA value's name.
 func (c *checker) source(lparen token.Pos, v ssa.Value) string {
-	if ce := c.callAt(lparen); ce != nil {
+	if ce := c.calls.At(lparen); ce != nil {
 		return types.ExprString(ce.Fun)
 	}
 	return summary.ValueName(v)

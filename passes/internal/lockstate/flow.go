@@ -252,8 +252,10 @@ func (a *analysis) block(b *ssa.BasicBlock, s State, record bool) State {
 // interesting reports whether an event is worth recording for instr.
 func interesting(instr ssa.Instruction) bool {
 	switch instr := instr.(type) {
-	case *ssa.Call, *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Defer:
+	case *ssa.Call, *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Defer, *ssa.MapUpdate:
 		return true
+	case *ssa.Lookup:
+		return true // map reads, for shardlock's global-map
 	case *ssa.UnOp:
 		return instr.Op == token.ARROW
 	}

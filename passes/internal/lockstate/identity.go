@@ -263,3 +263,14 @@ func fieldOf(t types.Type, i int) (string, *types.Named) {
 	}
 	return st.Field(i).Name(), named
 }
+
+// FieldClass is the class of the field a FieldAddr selects, as lock classes
+// name fields: "(*pkg/path.T).f" for a field of a named struct type, "" for
+// a field of an unnamed struct.
+func FieldClass(fa *ssa.FieldAddr) string {
+	f, named := fieldOf(fa.X.Type(), fa.Field)
+	if named == nil {
+		return ""
+	}
+	return fieldClass(named, ID{}, f)
+}

@@ -1,0 +1,56 @@
+// Package srcname names things as the source writes them: the engine names
+// locks from SSA, where a lock reached through a local variable holding a
+// call result (sh := c.shardFor(k); sh.mu.Lock()) has no name of its own.
+package srcname
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Calls indexes a package's call expressions by the position of their
+// opening parenthesis, which is the position SSA gives a call.
+type Calls struct {
+	pass  *analysis.Pass
+	calls map[token.Pos]*ast.CallExpr // built on first use
+}
+
+// New returns an index of pass's calls.
+func New(pass *analysis.Pass) *Calls { return &Calls{pass: pass} }
+
+// At returns the call expression whose Lparen is at pos, or nil.
+func (c *Calls) At(pos token.Pos) *ast.CallExpr {
+	if c.calls == nil {
+		c.calls = map[token.Pos]*ast.CallExpr{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if ce, ok := n.(*ast.CallExpr); ok {
+					c.calls[ce.Lparen] = ce
+				}
+				return true
+			})
+		}
+	}
+	return c.calls[pos]
+}
+
+// LockReceiver returns the receiver of the Lock, RLock, TryLock or TryRLock
+// call at pos as written ("sh.mu"), and whether there is one.
+func (c *Calls) LockReceiver(pos token.Pos) (string, bool) {
+	ce := c.At(pos)
+	if ce == nil {
+		return "", false
+	}
+	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	switch sel.Sel.Name {
+	case "Lock", "RLock", "TryLock", "TryRLock":
+		return types.ExprString(sel.X), true
+	}
+	return "", false
+}

@@ -1,0 +1,15 @@
+package shardlock_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockaudit/lockaudit/passes/shardlock"
+)
+
+// The package holds each finding (a line with a want comment) next to its
+// correct twin, which must stay silent.
+func TestShardlock(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants")
+}
