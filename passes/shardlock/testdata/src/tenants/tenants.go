@@ -156,3 +156,27 @@ func (c *ShardedCache) Move(from, to uint64, tenant string) {
 	c.shards[to].schemas[tenant] = c.shards[from].schemas[tenant]
 	delete(c.shards[from].schemas, tenant)
 }
+
+// putShard takes one shard's lock.
+func (c *GuardedCache) putShard(i uint64, s *Schema) {
+	c.shards[i].mu.Lock()
+	c.shards[i].schemas[s.Tenant] = s
+	c.shards[i].mu.Unlock()
+}
+
+// ReplaceHeld holds the outer lock across a helper that locks a shard.
+func (c *GuardedCache) ReplaceHeld(i uint64, s *Schema) {
+	c.mu.Lock() // want `c.mu is held above the shard lock c.shards\[i\].mu \(taken at tenants.go:171\): one lock serialises the shards again`
+	defer c.mu.Unlock()
+	c.putShard(i, s)
+}
+
+// Replace is its twin: the outer lock only guards the closed flag.
+func (c *GuardedCache) Replace(i uint64, s *Schema) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if !closed {
+		c.putShard(i, s)
+	}
+}
