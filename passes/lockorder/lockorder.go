@@ -76,28 +76,12 @@ func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 			if !ok {
 				continue
 			}
-			callee := summary.StaticCallee(g.Common())
-			if callee == nil {
-				continue
-			}
-			s := c.res.SummaryOf(callee)
-			if s == nil {
-				continue
-			}
-			var bindings []ssa.Value
-			if mc, ok := g.Common().Value.(*ssa.MakeClosure); ok {
-				bindings = mc.Bindings
-			}
-			for _, e := range s.Effects {
-				if !e.Release {
-					continue
+			_, released := c.res.CallEffects(f.Flow, g.Common(), summary.Releases)
+			for _, e := range released {
+				if out == nil {
+					out = map[string]bool{}
 				}
-				if id, ok := summary.RebaseTake(f.Flow, e.Lock, g.Common().Args, bindings); ok {
-					if out == nil {
-						out = map[string]bool{}
-					}
-					out[id.Key] = true
-				}
+				out[e.Lock.Key] = true
 			}
 		}
 	}
@@ -115,28 +99,13 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 	if op.Kind != lockstate.NoOp {
 		return
 	}
-	callee := summary.StaticCallee(call.Common())
-	if callee == nil {
+	callee, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
+	if len(takes) == 0 {
 		return
-	}
-	if cf := c.res.Func(callee); cf != nil && cf.InPlace {
-		return // its body is checked in this context
-	}
-	s := c.res.SummaryOf(callee)
-	if s == nil {
-		return
-	}
-	var bindings []ssa.Value
-	if mc, ok := call.Common().Value.(*ssa.MakeClosure); ok {
-		bindings = mc.Bindings
 	}
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
-	for _, t := range s.Takes {
-		id, ok := summary.RebaseTake(f.Flow, t.Lock, call.Common().Args, bindings)
-		if !ok {
-			continue
-		}
-		if c.check(call.Pos(), name, id, t.Mode, held) {
+	for _, t := range takes {
+		if c.check(call.Pos(), name, t.Lock, t.Mode, held) {
 			return // one finding per call
 		}
 	}

@@ -110,27 +110,11 @@ func (c *checker) function(f *summary.Func) {
 // callTakesShard checks a call whose callee takes a shard's lock (its
 // summary's takes, rebased onto the arguments) against the locks held.
 func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
-	callee := summary.StaticCallee(call.Common())
-	if callee == nil {
-		return
-	}
-	if cf := c.res.Func(callee); cf != nil && cf.InPlace {
-		return // its body is checked in this context
-	}
-	s := c.res.SummaryOf(callee)
-	if s == nil {
-		return
-	}
-	var bindings []ssa.Value
-	if mc, ok := call.Common().Value.(*ssa.MakeClosure); ok {
-		bindings = mc.Bindings
-	}
-	for _, t := range s.Takes {
-		id, ok := summary.RebaseTake(f.Flow, t.Lock, call.Common().Args, bindings)
-		if !ok || !indexed(id.Key) {
-			continue
+	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
+	for _, t := range takes {
+		if indexed(t.Lock.Key) {
+			c.aboveShards(t.Lock, shard{owner: rootKey(t.Lock.Key)}, call.Pos(), held)
 		}
-		c.aboveShards(id, shard{owner: rootKey(id.Key)}, call.Pos(), held)
 	}
 }
 

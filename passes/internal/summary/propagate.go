@@ -181,3 +181,47 @@ func RebaseTake(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Val
 	}
 	return lockstate.ID{}, false
 }
+
+// CallEffects returns the static callee of a call and the given effects of
+// its summary (chosen by pick: its Takes, its Effects), rebased onto the
+// call's arguments and the closure's bindings. Closures invoked in place
+// are checked in their caller's context, so they have none here.
+func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick func(*Summary) []lockstate.Effect) (*ssa.Function, []lockstate.Effect) {
+	callee := StaticCallee(c)
+	if callee == nil {
+		return nil, nil
+	}
+	if f := r.Func(callee); f != nil && f.InPlace {
+		return callee, nil
+	}
+	s := r.SummaryOf(callee)
+	if s == nil {
+		return callee, nil
+	}
+	var bindings []ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	var out []lockstate.Effect
+	for _, e := range pick(s) {
+		if id, ok := RebaseTake(flow, e.Lock, c.Args, bindings); ok {
+			e.Lock = id
+			out = append(out, e)
+		}
+	}
+	return callee, out
+}
+
+// Takes picks a summary's Takes, for CallEffects.
+func Takes(s *Summary) []lockstate.Effect { return s.Takes }
+
+// Releases picks the releases among a summary's Effects, for CallEffects.
+func Releases(s *Summary) []lockstate.Effect {
+	var out []lockstate.Effect
+	for _, e := range s.Effects {
+		if e.Release {
+			out = append(out, e)
+		}
+	}
+	return out
+}
