@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -149,8 +148,7 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 
 // where says where the lock was taken and whether a defer keeps it held.
 func (c *checker) where(h lockstate.Held) string {
-	p := c.pass.Fset.Position(h.Pos)
-	s := fmt.Sprintf("locked at %s:%d", filepath.Base(p.Filename), p.Line)
+	s := "locked at " + srcname.At(c.pass.Fset, h.Pos)
 	if h.Deferred {
 		s += ", released by defer"
 	}

@@ -3,10 +3,10 @@ package lockorder
 import (
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"sort"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // An edge records that lock class to.Full was taken while from was held.
@@ -50,13 +50,12 @@ func (c *checker) reportCycles() {
 				continue
 			}
 			reported[e.pos] = true
-			p := c.pass.Fset.Position(other.pos)
 			how := "locked"
 			if e.via != "" {
 				how = "locked through call of " + e.via
 			}
-			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s:%d: lock-order inversion",
-				e.to.Name, how, e.from.Name, c.where(e.from), filepath.Base(p.Filename), p.Line)
+			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
+				e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))
 			c.report(e.pos, "order-cycle", msg, e.from)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,6 +12,7 @@ import (
 	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 	"github.com/lockaudit/lockaudit/passes/internal/suppress"
 )
@@ -161,6 +161,5 @@ func (c *checker) report(pos token.Pos, category, msg string, first lockstate.He
 }
 
 func (c *checker) where(h lockstate.Held) string {
-	p := c.pass.Fset.Position(h.Pos)
-	return fmt.Sprintf("locked at %s:%d", filepath.Base(p.Filename), p.Line)
+	return "locked at " + srcname.At(c.pass.Fset, h.Pos)
 }

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
 
@@ -112,16 +112,15 @@ func (c *checker) reportGlobalMaps() {
 	})
 	for _, k := range keys {
 		u := c.maps[k]
-		w := c.pass.Fset.Position(u.write)
 		reads := sortedPos(u.reads)
-		r := c.pass.Fset.Position(reads[0])
+		w, r := srcname.At(c.pass.Fset, u.write), srcname.At(c.pass.Fset, reads[0])
 		for _, pos := range reads {
-			c.globalMap(pos, fmt.Sprintf("%s is one RWMutex over the whole map %s, read under RLock here and written under Lock at %s:%d: a waiting writer stalls every reader (consider sharding the map)",
-				u.lockName, u.mapName, filepath.Base(w.Filename), w.Line), u.write, "written here")
+			c.globalMap(pos, fmt.Sprintf("%s is one RWMutex over the whole map %s, read under RLock here and written under Lock at %s: a waiting writer stalls every reader (consider sharding the map)",
+				u.lockName, u.mapName, w), u.write, "written here")
 		}
 		for _, pos := range sortedPos(u.writes) {
-			c.globalMap(pos, fmt.Sprintf("%s is one RWMutex over the whole map %s, written under Lock here and read under RLock at %s:%d: a waiting writer stalls every reader (consider sharding the map)",
-				u.lockName, u.mapName, filepath.Base(r.Filename), r.Line), reads[0], "read here")
+			c.globalMap(pos, fmt.Sprintf("%s is one RWMutex over the whole map %s, written under Lock here and read under RLock at %s: a waiting writer stalls every reader (consider sharding the map)",
+				u.lockName, u.mapName, r), reads[0], "read here")
 		}
 	}
 }

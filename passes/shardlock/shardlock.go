@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -231,12 +230,11 @@ func (c *checker) aboveShards(id lockstate.ID, sh shard, pos token.Pos, held []l
 			continue
 		}
 		c.reported[h.Pos] = true
-		p := c.pass.Fset.Position(pos)
 		c.report(analysis.Diagnostic{
 			Pos:      h.Pos,
 			Category: "above-shards",
-			Message: fmt.Sprintf("%s is held above the shard lock %s (taken at %s:%d): one lock serialises the shards again",
-				h.Name, id.Name, filepath.Base(p.Filename), p.Line),
+			Message: fmt.Sprintf("%s is held above the shard lock %s (taken at %s): one lock serialises the shards again",
+				h.Name, id.Name, srcname.At(c.pass.Fset, pos)),
 			Related: []analysis.RelatedInformation{{Pos: pos, Message: id.Name + " locked here"}},
 		})
 	}
@@ -309,6 +307,5 @@ func strip(v ssa.Value) ssa.Value {
 func (c *checker) report(d analysis.Diagnostic) { c.rep.Report(d) }
 
 func (c *checker) where(h lockstate.Held) string {
-	p := c.pass.Fset.Position(h.Pos)
-	return fmt.Sprintf("locked at %s:%d", filepath.Base(p.Filename), p.Line)
+	return "locked at " + srcname.At(c.pass.Fset, h.Pos)
 }

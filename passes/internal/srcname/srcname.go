@@ -7,6 +7,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -53,4 +55,11 @@ func (c *Calls) LockReceiver(pos token.Pos) (string, bool) {
 		return types.ExprString(sel.X), true
 	}
 	return "", false
+}
+
+// At renders a position as its file's base name and line, "pool.go:41", the
+// form findings use to point at a related place in the same package.
+func At(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 }
