@@ -1,7 +1,9 @@
 package heldcall
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -136,6 +138,16 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 			return &finding{category: "callback", what: "call of " + name + ", which calls func value " + summary.ValueName(arg), held: held}
 		}
 	}
+	// Interface values handed to a callee that calls their methods
+	// (fmt.Fprintf(conn, ...), io.Copy(file, r)): judged by what is passed.
+	for i, arg := range call.Args {
+		if !s.InvokesParam(i) {
+			continue
+		}
+		if kind, op, ok := c.ioBlocking(arg); ok {
+			return &finding{category: kind, what: "call of " + name + ", which calls " + op + " on " + c.argName(call, i), held: held}
+		}
+	}
 	if c.res.Func(callee) == nil {
 		return nil // other packages' callbacks are their documented contracts
 	}
@@ -171,6 +183,68 @@ func (c *checker) classifyInvoke(f *summary.Func, call *ssa.CallCommon, held []l
 		return nil
 	}
 	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+}
+
+// ioMethods are the methods I/O helpers call on the readers and writers
+// they are given.
+var ioMethods = []string{"Write", "WriteString", "Read", "ReadFrom", "WriteTo"}
+
+// ioBlocking reports whether a value handed to an I/O helper blocks when
+// its I/O methods are called: a concrete type whose method is in the
+// catalogue or blocks by its summary (*os.File, *tls.Conn), or an
+// interface whose method is in the catalogue (net.Conn). Values of unknown
+// dynamic type are not judged.
+func (c *checker) ioBlocking(arg ssa.Value) (kind, op string, ok bool) {
+	t := arg.Type()
+	switch a := arg.(type) {
+	case *ssa.MakeInterface:
+		t = a.X.Type()
+	case *ssa.ChangeInterface:
+		t = a.X.Type() // a net.Conn passed as an io.Writer
+	}
+	ms := c.res.Pkg.Prog.MethodSets.MethodSet(t)
+	for _, name := range ioMethods {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			continue
+		}
+		m, isFunc := sel.Obj().(*types.Func)
+		if !isFunc {
+			continue
+		}
+		if types.IsInterface(t) {
+			if kind, ok := c.res.Catalog.Direct(m); ok {
+				return kind, summary.IfaceMethodName(t, m, c.pass.Pkg), true
+			}
+			continue
+		}
+		if kind, ok := c.res.Catalog.Direct(m); ok {
+			return kind, summary.FuncName(m, c.pass.Pkg), true
+		}
+		if fn := c.res.Pkg.Prog.FuncValue(m.Origin()); fn != nil {
+			if s := c.res.SummaryOf(fn); s != nil && s.Block != nil && s.Block.CondLock == "" {
+				return "blocks", summary.FuncName(m, c.pass.Pkg) + ", which blocks: " + c.chain(s.Block), true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// argName renders the i'th argument of a call (the receiver is 0 for a
+// method call) as written.
+func (c *checker) argName(call *ssa.CallCommon, i int) string {
+	if ce := c.calls.At(call.Pos()); ce != nil {
+		args := ce.Args
+		if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+			if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodVal {
+				args = append([]ast.Expr{sel.X}, ce.Args...)
+			}
+		}
+		if i < len(args) {
+			return types.ExprString(args[i])
+		}
+	}
+	return summary.ValueName(call.Args[i])
 }
 
 // firstBlocking judges a call that can only reach fns (the implementations

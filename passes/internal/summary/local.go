@@ -29,6 +29,7 @@ type local struct {
 	// being scanned.
 	releasedAt func() []string
 	params     []int
+	invoked    []int // interface-typed parameters whose methods are called
 	acquires   []string
 	takes      []lockstate.Effect
 	sites      []site
@@ -104,6 +105,13 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		return
 	}
 	if c.IsInvoke() {
+		if p, ok := c.Value.(*ssa.Parameter); ok {
+			for i, q := range fn.Params {
+				if q == p {
+					l.invoked = append(l.invoked, i)
+				}
+			}
+		}
 		if kind, ok := a.cat.Blocking(c.Method); ok {
 			setBlock(kind, FuncName(c.Method, nil), "")
 			return

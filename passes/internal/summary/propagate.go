@@ -25,6 +25,9 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		for _, p := range l.params {
 			s.addParam(p)
 		}
+		for _, p := range l.invoked {
+			s.addInvokedParam(p)
+		}
 		for _, c := range l.acquires {
 			s.addAcquire(c)
 		}
@@ -110,6 +113,19 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				// window is not one the caller's caller must not hold.
 				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(id, t.Mode) {
 					changed = true
+				}
+			}
+		}
+		// Interface values passed on to a callee that calls their methods.
+		for i, arg := range st.args {
+			if cs == nil || !cs.InvokesParam(i) {
+				continue
+			}
+			if p, ok := arg.(*ssa.Parameter); ok {
+				for j, q := range fn.Params {
+					if q == p && s.addInvokedParam(j) {
+						changed = true
+					}
 				}
 			}
 		}

@@ -10,6 +10,7 @@ package summary
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -76,6 +77,10 @@ type Summary struct {
 	// CallsParams lists the indices of func-typed parameters that the
 	// function calls (the receiver is parameter 0).
 	CallsParams []int
+	// InvokesParams lists the indices of interface-typed parameters whose
+	// methods the function calls (fmt.Fprintf's w, io.Copy's dst and src):
+	// what they do depends on the value the caller passes.
+	InvokesParams []int
 	// Acquires lists the lock classes the function acquires, directly or
 	// through its callees, as "class" or "class (read)".
 	Acquires []string
@@ -146,7 +151,7 @@ func (f *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && s.Block == nil && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0
+		len(s.CallsParams) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0
 }
 
 // CallsParam reports whether the function calls its i'th parameter.
@@ -157,6 +162,19 @@ func (s *Summary) CallsParam(i int) bool {
 		}
 	}
 	return false
+}
+
+// InvokesParam reports whether the function calls methods of its i'th
+// parameter.
+func (s *Summary) InvokesParam(i int) bool { return slices.Contains(s.InvokesParams, i) }
+
+func (s *Summary) addInvokedParam(i int) bool {
+	if s.InvokesParam(i) {
+		return false
+	}
+	s.InvokesParams = append(s.InvokesParams, i)
+	sort.Ints(s.InvokesParams)
+	return true
 }
 
 func (s *Summary) addParam(i int) bool {
