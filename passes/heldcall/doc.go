@@ -42,6 +42,10 @@
 //   - blocks: a call of a function that blocks transitively, in this
 //     package or another one; the message gives the chain of calls.
 //
+// A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy) is judged
+// by the reader or writer it is given: a net.Conn or an *os.File makes it a
+// net or file finding, a bytes.Buffer does not.
+//
 // Taking another lock while one is held is not reported here (see lockorder
 // and shardlock). A sync.Cond.Wait on the Cond whose L is the held lock
 // releases it and is not reported. Starting a goroutine under a lock is not
