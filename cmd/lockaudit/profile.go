@@ -298,10 +298,10 @@ func progressFunc(stderr io.Writer) func(string) {
 	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		return func(string) {}
 	}
-	var mu sync.Mutex
+	// Each line is one Write, and an *os.File serialises concurrent
+	// Writes itself: no lock is needed (and none is held across the I/O).
+	// Progress is best effort: a failed write to the terminal is ignored.
 	return func(msg string) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(f, "lockaudit: %s\n", msg)
+		_, _ = f.WriteString("lockaudit: " + msg + "\n")
 	}
 }
