@@ -90,6 +90,15 @@ func printCheckUsage(w io.Writer, fs *flag.FlagSet) {
 	printUsage(w, fmt.Sprintf(checkUsageHeader, strings.Join(sortedKeys(knownRules()), ", "), strings.Join(sortedKeys(defaultOff), ", ")), fs)
 }
 
+// interruptContext returns a context that the first Ctrl-C (or SIGTERM)
+// cancels, so that the run stops and cleans up; a second one kills the
+// process the default way.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	return ctx, stop
+}
+
 // printUsage prints a subcommand's help: its header, then its flags.
 func printUsage(w io.Writer, header string, fs *flag.FlagSet) {
 	fmt.Fprint(w, header)
@@ -143,11 +152,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
 		return exitError
 	}
-	// The first Ctrl-C cancels the run (and cleans up); a second one kills
-	// the process the default way.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
-	context.AfterFunc(ctx, stop)
 	code, err := c.run(ctx, stdout, stderr)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lockaudit/lockaudit/profiler"
@@ -108,9 +106,8 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
 		return exitError
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
-	context.AfterFunc(ctx, stop)
 	code, err := profileRun(ctx, &opts, patterns, baseline, stdout, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
