@@ -33,12 +33,17 @@
 //     blocks new readers;
 //   - order-cycle: two locks taken in opposite orders in two places of the
 //     package (A then B here, B then A there), at least one of them for
-//     writing: two goroutines running both deadlock.
+//     writing: two goroutines running both deadlock;
+//   - same-class: two instances of one lock class, hanging off two
+//     parameters, taken one while the other is held, when the function
+//     never orders the two (a.id < b.id): transfer(a, b) beside
+//     transfer(b, a) deadlocks.
 //
 // The finding is reported at the second, deadlocking acquisition, or at the
 // call that leads to it; the first acquisition is a related location.
-// TryLock never deadlocks and is ignored. Two instances of one lock class
-// (parent and child, two accounts) are not an order cycle.
+// TryLock never deadlocks and is ignored. Instances of one class reached
+// from one another (a parent and its child) are not reported, and two
+// shards of one array are shardlock's business.
 //
 // A finding is silenced by a comment on its line or the line above:
 //

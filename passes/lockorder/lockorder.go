@@ -37,6 +37,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			continue
 		}
 		*at = f.Fn.Pos()
+		c.fn = f
 		c.goReleased = c.releasedByGoroutines(f)
 		for _, ev := range f.Flow.Events {
 			call, ok := ev.Instr.(*ssa.Call)
@@ -64,6 +65,7 @@ type checker struct {
 	// current function releases: mu.Lock(); go func() { ...; mu.Unlock() }();
 	// mu.Lock() waits for the goroutine, it does not deadlock.
 	goReleased map[string]bool
+	fn         *summary.Func // the function being checked
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
@@ -127,6 +129,9 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		c.report(pos, category, fmt.Sprintf("%s %s while held (%s)", h.Name, how, c.where(h)), h)
 		return true
 	}
+	if via == "" && c.sameClass(pos, id, mode, held) {
+		return true
+	}
 	if id.Full == "" {
 		return false
 	}
@@ -135,6 +140,60 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 			continue
 		}
 		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via})
+	}
+	return false
+}
+
+// sameClass reports a lock taken while another instance of its class is
+// held, when the two hang off two parameters of the function and the
+// function never orders them: transfer(a, b) running beside transfer(b, a)
+// deadlocks. Instances reached otherwise (a parent and its child, two
+// shards) have an order of their own, or are shardlock's business.
+func (c *checker) sameClass(pos token.Pos, id lockstate.ID, mode lockstate.Mode, held []lockstate.Held) bool {
+	if id.Root != lockstate.RootParam || id.Class == "" || strings.Contains(id.Key, "[") {
+		return false
+	}
+	for _, h := range held {
+		if h.Key == id.Key || h.Class != id.Class || h.Root != lockstate.RootParam ||
+			h.RootIndex == id.RootIndex || strings.Contains(h.Key, "[") {
+			continue
+		}
+		if mode == lockstate.Read && h.Mode == lockstate.Read {
+			continue // readers alone do not deadlock
+		}
+		if c.paramsCompared(h.RootIndex, id.RootIndex) {
+			continue
+		}
+		c.report(pos, "same-class", fmt.Sprintf("%s locked while %s, a lock of the same class, is held (%s), in no fixed order: a call with the two swapped deadlocks",
+			id.Name, h.Name, c.where(h)), h)
+		return true
+	}
+	return false
+}
+
+// paramsCompared reports whether the current function orders its i'th and
+// j'th parameters: a <, >, <= or >= between values taken from each (a.id <
+// b.id, or their addresses).
+func (c *checker) paramsCompared(i, j int) bool {
+	for _, b := range c.fn.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			bin, ok := instr.(*ssa.BinOp)
+			if !ok {
+				continue
+			}
+			switch bin.Op {
+			case token.LSS, token.GTR, token.LEQ, token.GEQ:
+			default:
+				continue
+			}
+			x, y := c.fn.Flow.IDOf(bin.X), c.fn.Flow.IDOf(bin.Y)
+			if x.Root != lockstate.RootParam || y.Root != lockstate.RootParam {
+				continue
+			}
+			if (x.RootIndex == i && y.RootIndex == j) || (x.RootIndex == j && y.RootIndex == i) {
+				return true
+			}
+		}
 	}
 	return false
 }

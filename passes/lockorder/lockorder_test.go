@@ -11,5 +11,5 @@ import (
 // Each package holds deadlocking acquisitions (lines with a want comment)
 // next to their correct twins, which must stay silent.
 func TestLockorder(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "cache", "bank", "registry", "registryuser")
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "cache", "bank", "registry", "registryuser", "accounts")
 }
