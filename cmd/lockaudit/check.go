@@ -90,6 +90,21 @@ func printCheckUsage(w io.Writer, fs *flag.FlagSet) {
 	printUsage(w, fmt.Sprintf(checkUsageHeader, strings.Join(sortedKeys(knownRules()), ", "), strings.Join(sortedKeys(defaultOff), ", ")), fs)
 }
 
+// validateCommon checks what check and profile share: no flag after the
+// package patterns, and a -format among the subcommand's formats.
+func validateCommon(patterns []string, format string, formats ...string) error {
+	for _, p := range patterns {
+		if strings.HasPrefix(p, "-") {
+			return fmt.Errorf("flag %s after the packages: flags must come first", p)
+		}
+	}
+	if !slices.Contains(formats, format) {
+		last := len(formats) - 1
+		return fmt.Errorf("-format: unknown format %q (want %s or %s)", format, strings.Join(formats[:last], ", "), formats[last])
+	}
+	return nil
+}
+
 // interruptContext returns a context that the first Ctrl-C (or SIGTERM)
 // cancels, so that the run stops and cleans up; a second one kills the
 // process the default way.
@@ -179,15 +194,8 @@ type checker struct {
 // newChecker validates the options; every error is a usage error.
 func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 	c := &checker{opts: opts, patterns: patterns, analyzers: analyzers()}
-	for _, p := range patterns {
-		if strings.HasPrefix(p, "-") {
-			return nil, fmt.Errorf("flag %s after the packages: flags must come first", p)
-		}
-	}
-	switch opts.format {
-	case "text", "json", "sarif":
-	default:
-		return nil, fmt.Errorf("-format: unknown format %q (want text, json or sarif)", opts.format)
+	if err := validateCommon(patterns, opts.format, "text", "json", "sarif"); err != nil {
+		return nil, err
 	}
 	if opts.diff && opts.format != "text" {
 		return nil, fmt.Errorf("-diff prints a unified diff; it cannot be combined with -format %s", opts.format)

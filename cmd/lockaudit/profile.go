@@ -122,15 +122,8 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 // validateProfile checks the options; every error is a usage error. It
 // returns the baseline report, if any.
 func validateProfile(fs *flag.FlagSet, opts *profileOptions, patterns []string) (*profiler.Report, error) {
-	for _, p := range patterns {
-		if strings.HasPrefix(p, "-") {
-			return nil, fmt.Errorf("flag %s after the packages: flags must come first", p)
-		}
-	}
-	switch opts.format {
-	case "text", "json", "markdown":
-	default:
-		return nil, fmt.Errorf("-format: unknown format %q (want text, json or markdown)", opts.format)
+	if err := validateCommon(patterns, opts.format, "text", "json", "markdown"); err != nil {
+		return nil, err
 	}
 	switch {
 	case opts.count < 1:
