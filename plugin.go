@@ -24,6 +24,7 @@ import (
 //	        settings:
 //	          disable: [heldcall/callback]
 //	          block: ["example.com/db.(*Client).Query=db"]
+//	          severity: note
 
 func init() {
 	register.Plugin("lockaudit", New)
@@ -43,6 +44,13 @@ type Settings struct {
 	// is name=category, with name as types.Func.FullName prints it, for
 	// example "example.com/db.(*Client).Query=db".
 	Block []string `json:"block"`
+	// Severity is the lowest confidence reported, like -severity:
+	// "warning" (proven findings, the default) or "note" (plausible ones
+	// too).
+	Severity string `json:"severity"`
+	// HeldcallTests reports heldcall findings in _test.go files too, like
+	// -heldcall.tests (lockorder's and shardlock's always are).
+	HeldcallTests bool `json:"heldcall-tests"`
 }
 
 // Plugin is lockaudit's golangci-lint plugin, built by New from validated
@@ -76,7 +84,35 @@ func New(settings any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("lockaudit: block: %w", err)
 		}
 	}
+	if s.Severity != "" {
+		if err := setFlag(as, "severity", s.Severity); err != nil {
+			return nil, fmt.Errorf("lockaudit: severity: %w", err)
+		}
+	}
+	if s.HeldcallTests {
+		if err := setFlag(as, "tests", "true"); err != nil {
+			return nil, fmt.Errorf("lockaudit: heldcall-tests: %w", err)
+		}
+	}
 	return &Plugin{sel: sel}, nil
+}
+
+// setFlag sets the analyzers' flag name (process-wide, like every analyzer
+// flag) to value.
+func setFlag(as []*analysis.Analyzer, name, value string) error {
+	set := false
+	for _, a := range as {
+		if f := a.Flags.Lookup(name); f != nil {
+			if err := f.Value.Set(value); err != nil {
+				return err
+			}
+			set = true
+		}
+	}
+	if !set {
+		return fmt.Errorf("no analyzer of this build has a %s flag", name)
+	}
+	return nil
 }
 
 // addBlocking validates the name=category entries and sets them on the

@@ -48,6 +48,8 @@ func TestGolangciLintPlugin(t *testing.T) {
 	writeTestFile(t, fix, "held.go", heldSrc)
 	writeTestFile(t, fix, "suppressed.go", suppressedSrc)
 	writeTestFile(t, fix, "fixed.go", fixedSrc)
+	writeTestFile(t, fix, "plausible.go", plausibleSrc)
+	saveLine := lineOf(t, plausibleSrc, "\treturn c.backend.Save(")
 	jobLine := lineOf(t, heldSrc, "\tjob()")
 	sleepLine := lineOf(t, heldSrc, "\ttime.Sleep(")
 
@@ -83,6 +85,17 @@ func TestGolangciLintPlugin(t *testing.T) {
 	}
 	checkIssues(t, "disable heldcall/sleep", issues,
 		golangciIssue{Text: "heldcall: mu held across call of func value job", Pos: issuePos{"held.go", jobLine}})
+
+	// severity: note adds the plausible finding of plausible.go.
+	writeTestFile(t, fix, "notes.yml", golangciConfig("severity: note"))
+	issues, code, stderr = lint("-c", "notes.yml")
+	if code != 1 {
+		t.Errorf("-c notes.yml: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	checkIssues(t, "severity: note", issues,
+		golangciIssue{Text: "heldcall: mu held across call of func value job", Pos: issuePos{"held.go", jobLine}},
+		golangciIssue{Text: "heldcall: mu held across call of time.Sleep", Pos: issuePos{"held.go", sleepLine}},
+		golangciIssue{Text: "heldcall: c.mu held across call of interface method Backend.Save", Pos: issuePos{"plausible.go", saveLine}})
 
 	// Unknown settings are an error, not silently ignored.
 	writeTestFile(t, fix, "typo.yml", golangciConfig("disabled: [heldcall/sleep]"))
@@ -132,6 +145,31 @@ func Nap() {
 	mu.Lock()
 	defer mu.Unlock()
 	time.Sleep(time.Millisecond)
+}
+`
+
+// plausibleSrc holds a note: the backend is implemented by users.
+const plausibleSrc = `package fix
+
+import "sync"
+
+// Backend stores entries.
+type Backend interface{ Save(key string) error }
+
+// Cache writes through to its backend.
+type Cache struct {
+	mu      sync.Mutex
+	backend Backend
+}
+
+// NewCache returns a cache over b.
+func NewCache(b Backend) *Cache { return &Cache{backend: b} }
+
+// Put saves key under c.mu.
+func (c *Cache) Put(key string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.backend.Save(key)
 }
 `
 

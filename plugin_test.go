@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lockaudit/lockaudit"
+	"github.com/lockaudit/lockaudit/internal/confidence"
 )
 
 // newPlugin builds the plugin through golangci-lint's registry, as the
@@ -44,8 +45,20 @@ func TestPluginSettings(t *testing.T) {
 		{"empty category", map[string]any{"disable": []any{"heldcall/"}}, `disable: empty category`},
 		{"block without category", map[string]any{"block": []any{"example.com/db.Query"}}, `block: "example.com/db.Query" is not name=category`},
 		{"block with bad category", map[string]any{"block": []any{"example.com/db.Query=disk"}}, `unknown blocking category "disk"`},
+		{"severity", map[string]any{"severity": "note"}, ""},
+		{"bad severity", map[string]any{"severity": "info"}, `severity: unknown severity "info"`},
+		{"heldcall tests", map[string]any{"heldcall-tests": true}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// Analyzer flags are process-wide: put them back.
+			t.Cleanup(func() {
+				confidence.SetThreshold(confidence.Warning)
+				for _, a := range lockaudit.Analyzers() {
+					if f := a.Flags.Lookup("tests"); f != nil {
+						f.Value.Set("false")
+					}
+				}
+			})
 			p, err := newPlugin(t, c.settings)
 			switch {
 			case c.wantErr == "" && err != nil:

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit/internal/confidence"
 )
 
 // checkOptions are the flags of lockaudit check.
@@ -28,6 +30,8 @@ type checkOptions struct {
 	enable        string
 	disable       string
 	tests         bool
+	heldcallTests bool
+	severity      string
 	block         listFlag
 	tags          string
 }
@@ -58,7 +62,9 @@ func newCheckFlags(opts *checkOptions) *flag.FlagSet {
 	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the current findings in baseline `file`")
 	fs.StringVar(&opts.enable, "enable", "", "report only these `rules`: comma-separated rule or rule/category names")
 	fs.StringVar(&opts.disable, "disable", "", "do not report these `rules`: comma-separated rule or rule/category names")
-	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files")
+	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files (heldcall's only with -heldcall.tests)")
+	fs.BoolVar(&opts.heldcallTests, "heldcall.tests", false, "report heldcall findings in _test.go files too (a test usually holds a lock because the helper it calls requires it)")
+	fs.StringVar(&opts.severity, "severity", "warning", "lowest confidence reported: `warning` (proven findings) or note (plausible ones too)")
 	fs.Var(&opts.block, "block", "extra blocking function, `name=category` (repeatable or comma-separated), e.g. 'example.com/db.(*Client).Query=db'")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build `tags` (passed to the go command)")
 	return fs
@@ -206,6 +212,17 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 	}
 	c.sel = sel
 	c.vetFlags = sel.analyzerFlags(c.analyzers)
+	if _, err := confidence.Parse(opts.severity); err != nil {
+		return nil, fmt.Errorf("-severity: %v", err)
+	}
+	for _, a := range c.analyzers {
+		if opts.severity != "warning" && a.Flags.Lookup("severity") != nil && sel.runs(a.Name) {
+			c.vetFlags = append(c.vetFlags, "-"+a.Name+".severity="+opts.severity)
+		}
+		if opts.heldcallTests && opts.tests && a.Flags.Lookup("tests") != nil && sel.runs(a.Name) {
+			c.vetFlags = append(c.vetFlags, "-"+a.Name+".tests")
+		}
+	}
 	if len(opts.block) > 0 {
 		f, err := blockFlag(c.analyzers)
 		if err != nil {

@@ -69,7 +69,33 @@ func TestSleepy(t *testing.T) {
 	Sleepy()
 	mu.Lock()
 	time.Sleep(time.Millisecond)
+	Sleepy()
 	mu.Unlock()
+}
+`,
+	"store/store.go": `package store
+
+import "sync"
+
+// Backend persists entries; users implement it.
+type Backend interface {
+	Save(key string) error
+}
+
+// Cache writes through to its backend.
+type Cache struct {
+	mu      sync.Mutex
+	backend Backend
+}
+
+// New returns a cache over b.
+func New(b Backend) *Cache { return &Cache{backend: b} }
+
+// Put saves key with c.mu held: plausible, the backend is the user's.
+func (c *Cache) Put(key string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.backend.Save(key)
 }
 `,
 	"callback/callback.go": `package callback
@@ -150,12 +176,16 @@ import (
 	"example.com/m/db"
 )
 
-var mu sync.Mutex
+var (
+	mu      sync.Mutex
+	queries int
+)
 
-// Count queries under mu.
+// Count counts and runs a query under mu.
 func Count() int {
 	mu.Lock()
 	defer mu.Unlock()
+	queries++
 	return db.Query()
 }
 `,
@@ -226,9 +256,13 @@ func lines(s string) []string {
 
 // Expected text lines of the findings in the test module.
 var (
-	lockedLine     = regexp.MustCompile(`^locked/locked\.go:13:\d+: mu held across .*time\.Sleep.*locked\.go:12.* \(heldcall/sleep\)$`)
-	lockedTestLine = regexp.MustCompile(`^locked/locked_test\.go:11:\d+: mu held across .*time\.Sleep.* \(heldcall/sleep\)$`)
-	callbackLine   = regexp.MustCompile(`^callback/callback\.go:14:\d+: p\.mu held across call of func value job \(locked at callback\.go:12, released by defer\) \(heldcall/callback\)$`)
+	lockedLine = regexp.MustCompile(`^locked/locked\.go:13:\d+: mu held across .*time\.Sleep.*locked\.go:12.* \(heldcall/sleep\)$`)
+	// heldcall findings in tests are reported only with -heldcall.tests;
+	// lockorder's always are (a deadlocking test hangs CI).
+	lockedTestLine      = regexp.MustCompile(`^locked/locked_test\.go:12:\d+: mu locked again through call of Sleepy while held .* \(lockorder/double-lock\)$`)
+	lockedTestSleepLine = regexp.MustCompile(`^locked/locked_test\.go:11:\d+: mu held across .*time\.Sleep.* \(heldcall/sleep\)$`)
+	storeNoteLine       = regexp.MustCompile(`^store/store\.go:23:\d+: c\.mu held across call of interface method Backend\.Save \(locked at store\.go:21, released by defer\) \(plausible: Backend can be implemented outside this module\) \(heldcall/interface\)$`)
+	callbackLine        = regexp.MustCompile(`^callback/callback\.go:14:\d+: p\.mu held across call of func value job \(locked at callback\.go:12, released by defer\) \(heldcall/callback\)$`)
 )
 
 // checkLines checks that out has exactly one line per pattern, in order.
@@ -483,6 +517,47 @@ func TestE2ETestsFlag(t *testing.T) {
 	checkLines(t, "-tests=false", r.stdout, lockedLine)
 }
 
+// Plausible findings (notes) are reported only with -severity note; the
+// exit code and the baseline count only what is reported, and JSON and
+// SARIF carry the level.
+func TestE2ESeverity(t *testing.T) {
+	t.Parallel()
+	dir := newModule(t, "store")
+	if r := runLockaudit(t, dir); r.code != exitClean || r.stdout != "" {
+		t.Errorf("default (warning): exit %d, stdout %q; want 0 and nothing", r.code, r.stdout)
+	}
+	r := runLockaudit(t, dir, "-severity", "note")
+	if r.code != exitFindings {
+		t.Errorf("-severity note: exit %d, stderr %q; want 1", r.code, r.stderr)
+	}
+	checkLines(t, "-severity note", r.stdout, storeNoteLine)
+
+	r = runLockaudit(t, dir, "-severity", "note", "-format", "json")
+	var out jsonOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Findings) != 1 || out.Findings[0].Severity != "note" {
+		t.Errorf("-format json: findings %+v, want one of severity note", out.Findings)
+	}
+
+	r = runLockaudit(t, dir, "-severity", "note", "-format", "sarif")
+	if !strings.Contains(r.stdout, `"level": "note"`) {
+		t.Errorf("-format sarif: no result of level note:\n%s", r.stdout)
+	}
+
+	if r := runLockaudit(t, dir, "-severity", "note", "-write-baseline", "base.json"); r.code != exitClean {
+		t.Errorf("-write-baseline: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runLockaudit(t, dir, "-severity", "note", "-baseline", "base.json"); r.code != exitClean || r.stdout != "" {
+		t.Errorf("-baseline with the note recorded: exit %d, stdout %q; want 0", r.code, r.stdout)
+	}
+
+	if r := runLockaudit(t, dir, "-severity", "error"); r.code != exitError || len(lines(r.stderr)) != 1 {
+		t.Errorf("-severity error: exit %d, stderr %q; want 2 and one line", r.code, r.stderr)
+	}
+}
+
 // Waits on the analyzer.
 func TestE2EEnableDisable(t *testing.T) {
 	t.Parallel()
@@ -493,10 +568,11 @@ func TestE2EEnableDisable(t *testing.T) {
 		want []*regexp.Regexp
 	}{
 		{nil, exitFindings, []*regexp.Regexp{callbackLine, lockedLine, lockedTestLine}},
-		{[]string{"-disable", "heldcall/sleep"}, exitFindings, []*regexp.Regexp{callbackLine}},
-		{[]string{"-enable", "heldcall/sleep"}, exitFindings, []*regexp.Regexp{lockedLine, lockedTestLine}},
-		{[]string{"-enable", "heldcall", "-disable", "heldcall/callback"}, exitFindings, []*regexp.Regexp{lockedLine, lockedTestLine}},
-		{[]string{"-disable", "heldcall"}, exitClean, nil},
+		{[]string{"-disable", "heldcall/sleep"}, exitFindings, []*regexp.Regexp{callbackLine, lockedTestLine}},
+		{[]string{"-enable", "heldcall/sleep"}, exitFindings, []*regexp.Regexp{lockedLine}},
+		{[]string{"-enable", "heldcall/sleep", "-heldcall.tests"}, exitFindings, []*regexp.Regexp{lockedLine, lockedTestSleepLine}},
+		{[]string{"-enable", "heldcall", "-disable", "heldcall/callback"}, exitFindings, []*regexp.Regexp{lockedLine}},
+		{[]string{"-disable", "heldcall,lockorder"}, exitClean, nil},
 		{[]string{"-enable", "shardlock/global-map"}, exitClean, nil},
 	} {
 		r := runLockaudit(t, dir, c.args...)
@@ -519,7 +595,7 @@ func TestE2EBlock(t *testing.T) {
 		t.Errorf("with -block: exit %d, stderr %q; want 1", r.code, r.stderr)
 	}
 	checkLines(t, "with -block", r.stdout,
-		regexp.MustCompile(`^usedb/usedb\.go:15:\d+: mu held across .*db\.Query.* \(heldcall/db\)$`))
+		regexp.MustCompile(`^usedb/usedb\.go:19:\d+: mu held across .*db\.Query.* \(heldcall/db\)$`))
 
 	r = runLockaudit(t, dir, "-block", "example.com/m/db.Query=nosuch")
 	if r.code != exitError || len(lines(r.stderr)) != 1 {
@@ -597,9 +673,9 @@ func TestE2EGoVetVettool(t *testing.T) {
 		!strings.Contains(r.stderr, "mu locked here") {
 		t.Errorf("go vet ./locked: exit %d, stderr\n%s", r.code, r.stderr)
 	}
-	r = run(t, dir, testEnv(), "go", "vet", "-vettool="+binary, "-heldcall=false", "./locked")
+	r = run(t, dir, testEnv(), "go", "vet", "-vettool="+binary, "-heldcall=false", "-lockorder=false", "./locked")
 	if r.code != 0 {
-		t.Errorf("go vet -heldcall=false: exit %d, stderr %q", r.code, r.stderr)
+		t.Errorf("go vet -heldcall=false -lockorder=false: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

@@ -11,11 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/internal/funcname"
 )
-
-// severity is the severity of every finding of the current rules.
-const severity = "warning"
 
 // lockedHereSuffix ends the message of the related location that marks a
 // lock acquisition ("p.mu locked here").
@@ -30,7 +28,7 @@ const lockedHereSuffix = " locked here"
 type Finding struct {
 	Rule      string // analyzer name, e.g. "heldcall"
 	Category  string // Diagnostic.Category, e.g. "sleep"
-	Severity  string // "warning"
+	Severity  string // "warning" (proven) or "note" (plausible)
 	Message   string
 	File      string
 	Line      int
@@ -128,7 +126,7 @@ func newFinding(d vetDiagnostic, src *sourceCache, paths *pathMapper) Finding {
 	f := Finding{
 		Rule:     d.Analyzer,
 		Category: d.Category,
-		Severity: severity,
+		Severity: confidence.Of(d.Message).String(),
 		Message:  d.Message,
 		Package:  d.Package,
 	}

@@ -94,7 +94,7 @@ func TestE2EGoVetVettoolFlags(t *testing.T) {
 		t.Errorf("without -heldcall.block: exit %d, stderr %q; want 0", r.code, r.stderr)
 	}
 	r := vet("-heldcall.block=example.com/m/db.Query=db", "./usedb")
-	if r.code != 1 || !regexp.MustCompile(`(?m)^usedb/usedb\.go:15:\d+: mu held across .*db\.Query`).MatchString(r.stderr) {
+	if r.code != 1 || !regexp.MustCompile(`(?m)^usedb/usedb\.go:19:\d+: mu held across .*db\.Query`).MatchString(r.stderr) {
 		t.Errorf("-heldcall.block: exit %d, stderr\n%s\nwant 1 and the db finding", r.code, r.stderr)
 	}
 	// -json: findings are data, the exit code is 0 (go vet's convention).

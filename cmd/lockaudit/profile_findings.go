@@ -19,9 +19,10 @@ import (
 // could not analyse come back as errors.
 func staticFindings(ctx context.Context, patterns []string, root string) ([]profiler.StaticFinding, []PackageError) {
 	var out, errOut bytes.Buffer
-	// The advisory categories (shardlock/global-map) explain hotspots:
-	// DESIGN §2 has them on when joined with a profile.
-	args := append([]string{"-format", "json", "-enable", joinRules()}, patterns...)
+	// The advisory categories (shardlock/global-map) and the plausible
+	// findings (notes) explain hotspots: DESIGN §2 has them on when joined
+	// with a profile.
+	args := append([]string{"-format", "json", "-severity", "note", "-enable", joinRules()}, patterns...)
 	code := runCheckContext(ctx, args, &out, &errOut)
 	if ctx.Err() != nil {
 		return nil, nil

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
@@ -83,24 +84,23 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	callee := summary.StaticCallee(call)
 	if callee == nil {
-		callee = summary.ResolveFunc(f.Fn, call.Value)
-	}
-	if callee == nil {
-		if _, ok := call.Value.(*ssa.Builtin); ok || summary.KnownFuncValue(call.Value) {
+		if _, ok := call.Value.(*ssa.Builtin); ok {
 			return nil
 		}
-		if fns, ok := c.res.FieldFuncs(f.Flow, call.Value); ok {
-			// A field the package only ever sets to known functions.
-			return c.firstBlocking(fns, "call of func value "+c.source(call.Pos(), call.Value), held)
-		}
-		return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held}
+		return c.funcValue(f, call.Value, "call of func value "+c.source(call.Pos(), call.Value), held)
 	}
+	args := call.Args // the callee's parameters in order
 	if m, iface, ok := summary.BoundMethod(callee); ok {
 		if iface {
-			return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held}
+			return &finding{category: "callback", what: "call of func value " + c.source(call.Pos(), call.Value), held: held,
+				level: confidence.Note, why: "a method value of an interface"}
 		}
 		if m != nil {
 			callee = m
+			args = append([]ssa.Value{nil}, call.Args...)
+			if mc, ok := call.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+				args[0] = mc.Bindings[0]
+			}
 		}
 	}
 	if cf := c.res.Func(callee); cf != nil && cf.InPlace {
@@ -116,32 +116,35 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	if s == nil {
 		return nil
 	}
-	if r := s.Block; r != nil {
+	if r := summary.BlockAt(s, f.Fn, args); r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
 			return &finding{category: "blocks", what: "call of " + name + ", which blocks: " + c.chain(r), held: hs}
 		}
 	}
 	// Func values handed to a callee that calls them.
-	for i, arg := range call.Args {
-		if !s.CallsParam(i) {
+	for i, arg := range args {
+		if !s.CallsParam(i) || arg == nil {
 			continue
 		}
 		if g := summary.ClosureFn(arg); g != nil {
-			if gs := c.res.SummaryOf(g); gs != nil && gs.Block != nil {
-				if hs := c.blockedBy(gs.Block, held); len(hs) > 0 {
-					return &finding{category: "blocks", what: "call of " + name + " with a func that blocks: " + c.chain(gs.Block), held: hs}
+			if r := c.res.SummaryOf(g).AnyBlock(); r != nil {
+				if hs := c.blockedBy(r, held); len(hs) > 0 {
+					return &finding{category: "blocks", what: "call of " + name + " with a func that blocks: " + c.chain(r), held: hs}
 				}
 			}
 			continue
 		}
-		if !summary.IsNil(arg) && !summary.KnownFuncValue(arg) {
-			return &finding{category: "callback", what: "call of " + name + ", which calls func value " + summary.ValueName(arg), held: held}
+		if _, isParam := arg.(*ssa.Parameter); !isParam && summary.IsNil(arg) {
+			continue
+		}
+		if fd := c.funcValue(f, arg, "call of "+name+", which calls func value "+summary.ValueName(arg), held); fd != nil {
+			return fd
 		}
 	}
 	// Interface values handed to a callee that calls their methods
 	// (fmt.Fprintf(conn, ...), io.Copy(file, r)): judged by what is passed.
-	for i, arg := range call.Args {
-		if !s.InvokesParam(i) {
+	for i, arg := range args {
+		if !s.InvokesParam(i) || arg == nil {
 			continue
 		}
 		if kind, op, ok := c.ioBlocking(arg); ok {
@@ -153,81 +156,74 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	if r := s.Callback; r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
-			return &finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: hs}
+			return withReason(&finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: hs}, r)
 		}
 	}
 	if r := s.Unknown; r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
-			return &finding{category: "interface", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1], held: hs}
+			return withReason(&finding{category: "interface", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1], held: hs}, r)
 		}
 	}
 	return nil
 }
 
-// classifyInvoke classifies an interface method call.
+// classifyInvoke classifies an interface method call: a method the
+// catalogue says blocks, a closed set of implementations judged by what
+// they do, or code of open origin (a note).
 func (c *checker) classifyInvoke(f *summary.Func, call *ssa.CallCommon, held []lockstate.Held) *finding {
 	m := call.Method
+	what := "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg)
 	if kind, ok := c.res.Catalog.Blocking(m); ok {
-		return &finding{category: kind, what: "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+		return &finding{category: kind, what: what, held: held}
 	}
-	if ms, ok := c.res.FieldMethods(f.Flow, call.Value, m); ok {
-		// A field the package only ever sets to values of known types.
-		return c.firstBlocking(ms, "call of "+summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held)
-	}
-	if !m.Exported() && m.Pkg() == c.pass.Pkg {
-		// Only the package's own types implement an unexported method:
-		// judge the call by what they do.
-		return c.firstBlocking(c.res.Implementations(call), "call of "+summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held)
+	d := c.res.Dispatch(f.Flow, call)
+	if d.Open == "" {
+		return c.firstBlockingMethod(d.Methods, what, held)
 	}
 	if catalog.Cheap(call.Value.Type(), m) || summary.QuietMethod(m) {
 		return nil
 	}
-	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held}
+	return &finding{category: "interface", what: "call of interface method " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg), held: held,
+		level: confidence.Note, why: d.Open}
 }
 
-// ioMethods are the methods I/O helpers call on the readers and writers
-// they are given.
-var ioMethods = []string{"Write", "WriteString", "Read", "ReadFrom", "WriteTo"}
+// funcValue classifies the call of a func value v: a proven callback when
+// it comes from data the package's callers supply (a queued job, a
+// registered hook), the known targets' blocking otherwise, and a note when
+// it can also be code the package does not decide.
+func (c *checker) funcValue(f *summary.Func, v ssa.Value, what string, held []lockstate.Held) *finding {
+	o := c.res.FuncOrigin(f.Fn, v)
+	if o.Supplied != "" {
+		return &finding{category: "callback", what: what, held: held}
+	}
+	if fd := c.firstBlocking(o.Targets, what, held); fd != nil {
+		return fd
+	}
+	if o.Unknown != "" {
+		return &finding{category: "callback", what: what, held: held, level: confidence.Note, why: "the func value can be " + o.Unknown}
+	}
+	return nil
+}
+
+// withReason carries a summary reason's confidence over to a finding.
+func withReason(fd *finding, r *summary.Reason) *finding {
+	if r.Plausible != "" {
+		fd.level, fd.why = confidence.Note, r.Plausible
+	}
+	return fd
+}
 
 // ioBlocking reports whether a value handed to an I/O helper blocks when
-// its I/O methods are called: a concrete type whose method is in the
-// catalogue or blocks by its summary (*os.File, *tls.Conn), or an
-// interface whose method is in the catalogue (net.Conn). Values of unknown
-// dynamic type are not judged.
+// its I/O methods are called (see summary.Result.IOBlocking).
 func (c *checker) ioBlocking(arg ssa.Value) (kind, op string, ok bool) {
-	t := arg.Type()
-	switch a := arg.(type) {
-	case *ssa.MakeInterface:
-		t = a.X.Type()
-	case *ssa.ChangeInterface:
-		t = a.X.Type() // a net.Conn passed as an io.Writer
+	kind, m, r, ok := c.res.IOBlocking(arg)
+	if !ok {
+		return "", "", false
 	}
-	ms := c.res.Pkg.Prog.MethodSets.MethodSet(t)
-	for _, name := range ioMethods {
-		sel := ms.Lookup(nil, name)
-		if sel == nil {
-			continue
-		}
-		m, isFunc := sel.Obj().(*types.Func)
-		if !isFunc {
-			continue
-		}
-		if types.IsInterface(t) {
-			if kind, ok := c.res.Catalog.Direct(m); ok {
-				return kind, summary.IfaceMethodName(t, m, c.pass.Pkg), true
-			}
-			continue
-		}
-		if kind, ok := c.res.Catalog.Direct(m); ok {
-			return kind, summary.FuncName(m, c.pass.Pkg), true
-		}
-		if fn := c.res.Pkg.Prog.FuncValue(m.Origin()); fn != nil {
-			if s := c.res.SummaryOf(fn); s != nil && s.Block != nil && s.Block.CondLock == "" {
-				return "blocks", summary.FuncName(m, c.pass.Pkg) + ", which blocks: " + c.chain(s.Block), true
-			}
-		}
+	if r != nil {
+		return kind, m + ", which blocks: " + c.chain(r), true
 	}
-	return "", "", false
+	return kind, m, true
 }
 
 // argName renders the i'th argument of a call (the receiver is 0 for a
@@ -247,16 +243,47 @@ func (c *checker) argName(call *ssa.CallCommon, i int) string {
 	return summary.ValueName(call.Args[i])
 }
 
-// firstBlocking judges a call that can only reach fns (the implementations
-// of an unexported method, the known values of a field): a finding when one
-// of them blocks.
+// firstBlocking judges a call that can only reach fns (the values a func
+// value can hold, the known values of a field): a finding when one of them
+// blocks.
 func (c *checker) firstBlocking(fns []*ssa.Function, what string, held []lockstate.Held) *finding {
 	for _, fn := range fns {
-		if s := c.res.SummaryOf(fn); s != nil && s.Block != nil {
-			if hs := c.blockedBy(s.Block, held); len(hs) > 0 {
-				return &finding{category: "blocks", what: what + ", which blocks: " + c.chain(s.Block), held: hs}
+		if cf := c.res.Func(fn); cf != nil && cf.InPlace {
+			continue // its body is checked where it runs
+		}
+		if obj := summary.FuncObject(fn); obj != nil && fn.Parent() == nil {
+			if kind, ok := c.res.Catalog.Direct(obj); ok {
+				return &finding{category: kind, what: what + ", which is " + summary.FuncName(obj, c.pass.Pkg), held: held}
 			}
 		}
+		if fd := c.blockingSummary(c.res.SummaryOf(fn), what, held); fd != nil {
+			return fd
+		}
+	}
+	return nil
+}
+
+// firstBlockingMethod judges an interface call that can only dispatch to
+// the concrete methods ms.
+func (c *checker) firstBlockingMethod(ms []*types.Func, what string, held []lockstate.Held) *finding {
+	for _, m := range ms {
+		if kind, ok := c.res.Catalog.Direct(m); ok {
+			return &finding{category: kind, what: what + ", which is " + summary.FuncName(m, c.pass.Pkg), held: held}
+		}
+		if fd := c.blockingSummary(c.res.SummaryOfMethod(m), what, held); fd != nil {
+			return fd
+		}
+	}
+	return nil
+}
+
+func (c *checker) blockingSummary(s *summary.Summary, what string, held []lockstate.Held) *finding {
+	r := s.AnyBlock()
+	if r == nil {
+		return nil
+	}
+	if hs := c.blockedBy(r, held); len(hs) > 0 {
+		return &finding{category: "blocks", what: what + ", which blocks: " + c.chain(r), held: hs}
 	}
 	return nil
 }

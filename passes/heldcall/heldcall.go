@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
@@ -33,21 +34,30 @@ var Analyzer = &analysis.Analyzer{
 	Run:      guard.Run(run),
 }
 
+// reportTests is the -tests flag: report findings in _test.go files.
+var reportTests bool
+
 func init() {
 	Analyzer.Flags.Var(catalog.Flag, "block",
 		"extra blocking functions, comma-separated name=category pairs, such as 'example.com/db.(*Client).Query=db' (categories: "+strings.Join(catalog.Kinds, ", ")+")")
+	Analyzer.Flags.Var(confidence.Flag, "severity", confidence.FlagUsage)
+	Analyzer.Flags.BoolVar(&reportTests, "tests", false,
+		"report findings in _test.go files (a test usually holds a lock because the helper it calls requires it)")
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall"), calls: srcname.New(pass)}
+	c.rep.SkipTests = !reportTests
 	for _, f := range res.Funcs {
 		if f.Flow == nil {
 			continue
 		}
 		*at = f.Fn.Pos()
 		for _, ev := range f.Flow.Events {
-			held := ev.State.MustHeld()
+			// A lock of an object no other goroutine can reach yet is
+			// uncontended: holding it costs nobody anything.
+			held := f.Flow.Shared(ev.State.MustHeld(), ev.Instr)
 			if len(held) == 0 {
 				continue
 			}
@@ -118,6 +128,8 @@ type finding struct {
 	category string
 	what     string           // "call of func value job"
 	held     []lockstate.Held // the locks it is held across, in acquisition order
+	level    confidence.Level
+	why      string // for a note: why it is only plausible
 }
 
 func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
@@ -129,6 +141,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 		fd.held[i].Name = c.lockName(fd.held[i])
 	}
 	lock := fd.held[len(fd.held)-1] // the innermost lock
+	if fd.level == confidence.Warning && !c.guardsState(fd.held) {
+		fd.level, fd.why = confidence.Note, lock.Name+" guards nothing but what it is held across"
+	}
 	d := analysis.Diagnostic{
 		Pos:      pos,
 		End:      c.end(pos),
@@ -143,7 +158,19 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fix, ok := c.moveUnlock(f, instr, fd); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
-	c.rep.Report(d)
+	c.rep.ReportLevel(d, fd.level, fd.why)
+}
+
+// guardsState reports whether one of the held locks guards state of the
+// package besides the operation: a lock whose critical sections do nothing
+// else exists to serialise that operation.
+func (c *checker) guardsState(held []lockstate.Held) bool {
+	for _, h := range held {
+		if h.Class == "" || h.Inherited || c.res.GuardsState(h.Class) {
+			return true
+		}
+	}
+	return false
 }
 
 // where says where the lock was taken and whether a defer keeps it held.

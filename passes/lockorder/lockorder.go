@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -27,6 +28,10 @@ var Analyzer = &analysis.Analyzer{
 	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/lockorder",
 	Requires: []*analysis.Analyzer{summary.Analyzer},
 	Run:      guard.Run(run),
+}
+
+func init() {
+	Analyzer.Flags.Var(confidence.Flag, "severity", confidence.FlagUsage)
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
@@ -65,7 +70,8 @@ type checker struct {
 	// current function releases: mu.Lock(); go func() { ...; mu.Unlock() }();
 	// mu.Lock() waits for the goroutine, it does not deadlock.
 	goReleased map[string]bool
-	fn         *summary.Func // the function being checked
+	fn         *summary.Func   // the function being checked
+	at         ssa.Instruction // the acquisition being checked
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
@@ -92,6 +98,7 @@ func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 
 // acquisitions checks the locks a call takes against the locks held.
 func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
+	c.at = call
 	op := lockstate.OpOf(call.Common())
 	if op.Kind == lockstate.Acquire {
 		id := f.Flow.IDOf(op.Recv)
@@ -136,8 +143,8 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		return false
 	}
 	for _, h := range held {
-		if h.Full == "" || h.Full == id.Full {
-			continue
+		if h.Full == "" || h.Full == id.Full || c.fn.Flow.Unshared(h.ID, c.at) {
+			continue // an object no other goroutine can reach yet orders nothing
 		}
 		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via})
 	}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/passes/internal/analyzerdoc"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -27,6 +28,10 @@ var Analyzer = &analysis.Analyzer{
 	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/shardlock",
 	Requires: []*analysis.Analyzer{summary.Analyzer},
 	Run:      guard.Run(run),
+}
+
+func init() {
+	Analyzer.Flags.Var(confidence.Flag, "severity", confidence.FlagUsage)
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

@@ -1,6 +1,7 @@
 package lockstate
 
 import (
+	"go/constant"
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
@@ -18,6 +19,10 @@ type Effect struct {
 	// but returns as its result, a func value such as mu.Unlock: the
 	// caller releases the lock when it calls (or defers) the result.
 	Returned bool
+	// When lists conditions on the parameters that must all hold for the
+	// effect to happen (for the Takes of a summary: "locks c.mu only if
+	// !hasLock").
+	When []Cond
 }
 
 // Config configures the analysis of one function.
@@ -51,6 +56,9 @@ type Result struct {
 	// unlockers maps func values that release a lock when called (the
 	// result of a wrapper returning mu.Unlock) to that lock.
 	unlockers map[ssa.Value]ID
+	reachable []bool // by block index
+	entry     []*State
+	an        *analysis
 }
 
 // IsUnlocker reports whether calling the func value v releases a lock: it
@@ -103,6 +111,9 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 		queued[b.Index] = false
 		out := a.block(b, *in[b.Index], false)
 		for i, succ := range b.Succs {
+			if DeadEdge(b, i) {
+				continue
+			}
 			e := a.edge(b, i, out)
 			if in[succ.Index] != nil {
 				e = join(*in[succ.Index], e)
@@ -146,7 +157,51 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 	if exit != nil {
 		r.Exit = append(effects(*exit), returned...)
 	}
+	r.reachable = make([]bool, n)
+	for i := range in {
+		r.reachable[i] = in[i] != nil
+	}
+	r.entry = in
+	r.an = a
 	return r
+}
+
+// Replay calls f for every instruction of the function's reachable blocks
+// with the locks held just before it.
+func (r *Result) Replay(f func(instr ssa.Instruction, s State)) {
+	if r.an == nil {
+		return
+	}
+	for _, b := range r.Fn.Blocks {
+		if b.Index >= len(r.entry) || r.entry[b.Index] == nil {
+			continue
+		}
+		s := *r.entry[b.Index]
+		for _, instr := range b.Instrs {
+			f(instr, s)
+			s = r.an.step(instr, s)
+		}
+	}
+}
+
+// Reachable reports whether block b runs at all: blocks behind a branch on
+// a false constant (if debug { ... } with const debug = false) do not.
+func (r *Result) Reachable(b *ssa.BasicBlock) bool {
+	return b.Index < len(r.reachable) && r.reachable[b.Index]
+}
+
+// DeadEdge reports whether b's i'th successor edge is ruled out by a branch
+// on a constant.
+func DeadEdge(b *ssa.BasicBlock, i int) bool {
+	ifi, ok := lastInstr(b).(*ssa.If)
+	if !ok {
+		return false
+	}
+	c, ok := ifi.Cond.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return false
+	}
+	return constant.BoolVal(c.Value) == (i == 1)
 }
 
 // returnedUnlocks finds results of ret that are a lock's own Unlock (or
@@ -239,12 +294,20 @@ func (a *analysis) block(b *ssa.BasicBlock, s State, record bool) State {
 			a.res.byInstr[instr] = len(a.res.Events)
 			a.res.Events = append(a.res.Events, Event{Instr: instr, State: s})
 		}
-		switch instr := instr.(type) {
-		case *ssa.Call:
-			s = a.call(instr.Common(), instr, s, false)
-		case *ssa.Defer:
-			s = a.call(instr.Common(), instr, s, true)
-		}
+		s = a.step(instr, s)
+	}
+	return s
+}
+
+// step is the transfer function of one instruction.
+func (a *analysis) step(instr ssa.Instruction, s State) State {
+	switch instr := instr.(type) {
+	case *ssa.Call:
+		return a.call(instr.Common(), instr, s, false)
+	case *ssa.Defer:
+		return a.call(instr.Common(), instr, s, true)
+	case *ssa.Go:
+		return a.handOff(instr.Common(), s)
 	}
 	return s
 }
@@ -350,6 +413,33 @@ func calleeOf(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
 		return fn, v.Bindings
 	}
 	return nil, nil
+}
+
+// handOff applies a go statement: a lock that the started goroutine
+// releases (mu.Lock(); go func() { ...; mu.Unlock() }()) is handed to it,
+// and no longer held here.
+func (a *analysis) handOff(c *ssa.CallCommon, s State) State {
+	if a.cfg.Effects == nil {
+		return s
+	}
+	callee, bindings := calleeOf(c)
+	if callee == nil {
+		return s
+	}
+	for _, e := range a.cfg.Effects(callee) {
+		if !e.Release || e.Returned {
+			continue
+		}
+		root, ok := a.root(e.Lock, c, bindings)
+		if !ok {
+			continue
+		}
+		id := e.Lock.Rebase(root)
+		if _, held := s.Lookup(id.Key); held {
+			s = s.without(id.Key)
+		}
+	}
+	return s
 }
 
 func acquire(s State, id ID, mode Mode, pos token.Pos) State {

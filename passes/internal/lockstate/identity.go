@@ -58,6 +58,8 @@ type identifier struct {
 	// free holds, for a closure analysed in its caller's context, the
 	// identity of each captured variable in the caller.
 	free []ID
+	// allocs maps the keys of locals to their allocation.
+	allocs map[string]*ssa.Alloc
 }
 
 // of returns the identity of the lock whose address (or interface value) is v.
@@ -115,11 +117,21 @@ func (k *identifier) of(v ssa.Value) ID {
 		}
 		return ID{Key: "g:" + class, Name: name, Class: class, Full: class, Root: RootGlobal}
 	case *ssa.Alloc:
+		if stored := CellValue(v); stored != nil {
+			// A variable that holds one value for its whole life, such
+			// as a parameter that a closure captures (SSA spills it to
+			// a cell stored once at entry): the variable is the value.
+			return k.of(stored)
+		}
 		name := v.Comment
 		if name == "" {
 			name = v.Name()
 		}
 		id := ID{Key: "l:" + name + "@" + strconv.Itoa(int(v.Pos())), Name: name, Root: RootLocal}
+		if k.allocs == nil {
+			k.allocs = map[string]*ssa.Alloc{}
+		}
+		k.allocs[id.Key] = v
 		if _, ptr := v.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); !ptr {
 			// The variable holds the lock (or a struct with it) by
 			// value: the lock belongs to this function. A variable
@@ -273,4 +285,34 @@ func FieldClass(fa *ssa.FieldAddr) string {
 		return ""
 	}
 	return fieldClass(named, ID{}, f)
+}
+
+// CellValue returns the value a variable cell holds when the cell is
+// written exactly once, by a store of a parameter or a free variable (a
+// captured parameter), and otherwise only read or captured. It returns nil
+// for cells of lock values, which are the lock itself.
+func CellValue(alloc *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			// Captured by reference: closures read it.
+		default:
+			return nil
+		}
+	}
+	switch val.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return val
+	}
+	return nil
 }

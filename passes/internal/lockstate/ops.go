@@ -161,3 +161,35 @@ func IsLockType(t types.Type) bool {
 	}
 	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
 }
+
+// A Cond is a condition on a function's parameter that must hold for
+// something the function does to happen: "blocks only if flush", "locks
+// c.mu only if !hasLock", "waits only if c.started". A caller that passes
+// a constant (or a fresh object, whose fields are zero) can tell that it
+// does not hold.
+type Cond struct {
+	Param int    // the parameter (the receiver is 0)
+	Path  string // the field path below it, such as ".started"; "" for the parameter itself
+	Nil   bool   // a nil test: Value true means the value is nil
+	Value bool   // the value the parameter (or field) must have
+}
+
+func (c Cond) String() string {
+	v := "true"
+	switch {
+	case c.Nil && c.Value:
+		v = "nil"
+	case c.Nil:
+		v = "non-nil"
+	case !c.Value:
+		v = "false"
+	}
+	return "p" + itoa(c.Param) + c.Path + "==" + v
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}

@@ -56,43 +56,48 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 	return nil
 }
 
-// Implementations returns the package's methods that an interface call of
-// an unexported method of the package can dispatch to; nil for other calls.
-func (r *Result) Implementations(c *ssa.CallCommon) []*ssa.Function {
-	return r.a.implementations(c)
-}
-
 // CondLock returns the class of the lock tied to the sync.Cond class cond,
 // or "" when it is not known.
 func (r *Result) CondLock(cond string) string { return r.conds[cond] }
 
 type analyzer struct {
-	res       *Result
-	pass      *analysis.Pass
-	pkg       *ssa.Package
-	cat       *catalog.Catalog
-	funcs     map[*ssa.Function]*Func
-	flows     map[*ssa.Function]*lockstate.Result
-	external  map[*types.Func]*Summary
-	conds     map[string]string
-	impls     map[*types.Func][]*ssa.Function
-	typeNames []string
-	quiet     bool // see quietPackage
-	buffered  map[string]bool
-	fields    *fieldValues
+	res          *Result
+	pass         *analysis.Pass
+	pkg          *ssa.Package
+	cat          *catalog.Catalog
+	funcs        map[*ssa.Function]*Func
+	flows        map[*ssa.Function]*lockstate.Result
+	external     map[*types.Func]*Summary
+	conds        map[string]string
+	impls        map[implKey][]*types.Func
+	visible      []*types.Package
+	exposedTypes map[*types.Named]bool
+	typeNames    []string
+	quiet        bool // see quietPackage
+	buffered     map[string]bool
+	fields       *fieldValues
+	srcFuncs     []*ssa.Function
+	index        *pkgIndex            // built on first use
+	origins      map[ssa.Value]Origin // memoised FuncOrigin results
+	guards       map[*ssa.Function]*guards
+	guarding     map[string]bool // lock classes that guard state, see GuardsState
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	a := &analyzer{
-		pass:     pass,
-		pkg:      ssainfo.Pkg,
-		cat:      catalog.Current(),
-		funcs:    make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
-		flows:    make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
-		external: map[*types.Func]*Summary{},
-		impls:    map[*types.Func][]*ssa.Function{},
-		quiet:    quietPackage(pass.Pkg.Path()),
+		pass:         pass,
+		pkg:          ssainfo.Pkg,
+		cat:          catalog.Current(),
+		funcs:        make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
+		flows:        make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
+		external:     map[*types.Func]*Summary{},
+		impls:        map[implKey][]*types.Func{},
+		exposedTypes: map[*types.Named]bool{},
+		quiet:        quietPackage(pass.Pkg.Path()),
+		srcFuncs:     ssainfo.SrcFuncs,
+		origins:      map[ssa.Value]Origin{},
+		guards:       map[*ssa.Function]*guards{},
 	}
 	for name, m := range a.pkg.Members {
 		if _, ok := m.(*ssa.Type); ok {

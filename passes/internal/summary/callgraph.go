@@ -6,9 +6,10 @@ import (
 
 // callees returns the functions of the package (as mapped by resolve, which
 // returns nil for other functions) that fn calls directly
-// (including closures it invokes or defers, and closures it passes as
-// arguments), in instruction order, without duplicates. Functions started
-// with a go statement run on their own goroutine and are not callees.
+// (including closures it invokes, defers or starts as goroutines, and
+// closures it passes as arguments), in instruction order, without
+// duplicates. A goroutine's function is ordered before the function that
+// starts it because a lock it releases is handed over to it.
 func callees(fn *ssa.Function, resolve func(*ssa.Function) *ssa.Function) []*ssa.Function {
 	var out []*ssa.Function
 	seen := map[*ssa.Function]bool{}
@@ -35,6 +36,8 @@ func callees(fn *ssa.Function, resolve func(*ssa.Function) *ssa.Function) []*ssa
 			case *ssa.Call:
 				c = instr.Common()
 			case *ssa.Defer:
+				c = instr.Common()
+			case *ssa.Go:
 				c = instr.Common()
 			default:
 				continue

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/constant"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -9,10 +10,29 @@ import (
 )
 
 // bufferedChans finds the channel classes (fields and package variables)
-// that the package only ever creates with a capacity.
+// that the package only ever creates with a capacity, and, keyed by "type "
+// and the channel type, the channel types of the package's own element
+// types that it only ever makes with a capacity: a channel kept in a map or
+// a set and taken out again has lost its class, not its type.
 func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
 	buffered := map[string]bool{}
 	unbuffered := map[string]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mc, ok := instr.(*ssa.MakeChan)
+				if !ok || !ownElem(fn, mc.Type()) {
+					continue
+				}
+				key := "type " + types.TypeString(types.Unalias(mc.Type()).Underlying(), nil)
+				if constCap(mc) {
+					buffered[key] = true
+				} else {
+					unbuffered[key] = true
+				}
+			}
+		}
+	}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		mc, ok := st.Val.(*ssa.MakeChan)
 		if !ok {
@@ -83,6 +103,20 @@ func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
 		}
 		break
 	}
-	class := flow.IDOf(ch).Class
-	return class != "" && r.a.buffered[class]
+	if class := flow.IDOf(ch).Class; class != "" && r.a.buffered[class] {
+		return true
+	}
+	return r.a.buffered["type "+types.TypeString(types.Unalias(ch.Type()).Underlying(), nil)]
+}
+
+// ownElem reports whether t is a channel type whose element type is a
+// named type declared in fn's package: only that package makes such
+// channels.
+func ownElem(fn *ssa.Function, t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok || fn.Pkg == nil {
+		return false
+	}
+	n, ok := types.Unalias(ch.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() == fn.Pkg.Pkg && !n.Obj().Exported()
 }

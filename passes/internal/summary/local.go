@@ -14,20 +14,23 @@ import (
 // site is a call whose callee's summary contributes to the caller's.
 type site struct {
 	callee   *ssa.Function
-	args     []ssa.Value
-	bindings []ssa.Value // a closure's captured values
-	released []string    // classes of the caller's locks released at the call
+	method   *types.Func      // a method of another package, when callee is nil
+	args     []ssa.Value      // the callee's parameters in order (nil: unknown)
+	bindings []ssa.Value      // a closure's captured values
+	released []string         // classes of the caller's locks released at the call
+	when     []lockstate.Cond // conditions under which the call runs
 }
 
 // local is what a function's own instructions say about it, before its
 // callees are taken into account.
 type local struct {
-	block    *Reason
+	blocks   Summary // only its Blocks
 	callback *Reason
 	unknown  *Reason
 	// releasedAt returns the lock classes released at the instruction
-	// being scanned.
+	// being scanned, and whenAt the conditions under which it runs.
 	releasedAt func() []string
+	whenAt     func() []lockstate.Cond
 	params     []int
 	invoked    []int // interface-typed parameters whose methods are called
 	acquires   []string
@@ -40,13 +43,18 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	l := &local{}
 	name := SSAFuncName(fn, nil)
 	var released []string // classes released at the current instruction
+	g := a.guardsOf(fn)
+	var cur *ssa.BasicBlock
 	setBlock := func(kind, op string, cond string) {
-		if l.block == nil {
-			l.block = &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released}
-		}
+		l.blocks.addBlock(&Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)})
 	}
 	l.releasedAt = func() []string { return released }
+	l.whenAt = func() []lockstate.Cond { return g.when(cur) }
 	for _, b := range fn.Blocks {
+		if !flow.Reachable(b) {
+			continue // behind a branch on a false constant
+		}
+		cur = b
 		for _, instr := range b.Instrs {
 			released = nil
 			if ev, ok := flow.EventAt(instr); ok {
@@ -95,7 +103,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		// where the caller's lock is released is not a lock the caller
 		// must not hold.
 		if op.Kind == lockstate.Acquire && nameable(id) && !deferred && !slices.Contains(l.releasedAt(), id.Class) {
-			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode})
+			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode, When: l.whenAt()})
 		}
 		return
 	case lockstate.Release:
@@ -116,67 +124,72 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			setBlock(kind, FuncName(c.Method, nil), "")
 			return
 		}
-		impls := a.implementations(c)
-		if ms, ok := a.res.FieldMethods(flow, c.Value, c.Method); ok {
-			impls = ms
+		d := a.res.Dispatch(flow, c)
+		if d.Open == "" {
+			args := append([]ssa.Value{c.Value}, c.Args...)
+			for _, m := range d.Methods {
+				st := a.methodSite(m, args, l.releasedAt())
+				st.when = l.whenAt()
+				l.sites = append(l.sites, st)
+			}
+			return
 		}
-		for _, impl := range impls {
-			l.sites = append(l.sites, site{callee: impl, args: append([]ssa.Value{c.Value}, c.Args...), released: l.releasedAt()})
-		}
-		if impls == nil && l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) && !QuietMethod(c.Method) {
-			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)}, Released: l.releasedAt()}
+		if l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) && !QuietMethod(c.Method) {
+			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)},
+				Released: l.releasedAt(), Plausible: d.Open}
 		}
 		return
 	}
 	if y := YieldArg(c); y != nil {
 		// A range-over-func loop: the body runs here, inside the iterator.
-		l.sites = append(l.sites, site{callee: y, released: l.releasedAt()})
+		l.sites = append(l.sites, site{callee: y, released: l.releasedAt(), when: l.whenAt()})
 		if StaticCallee(c) == nil {
 			return
 		}
 	}
 	callee := StaticCallee(c)
 	if callee == nil {
-		callee = ResolveFunc(fn, c.Value)
-	}
-	if callee == nil && flow.IsUnlocker(c.Value) {
-		return // the unlock function a lock wrapper returned
-	}
-	if callee == nil {
-		if fns, ok := a.res.FieldFuncs(flow, c.Value); ok {
-			for _, g := range fns {
-				l.sites = append(l.sites, site{callee: g, args: c.Args, released: l.releasedAt()})
-			}
+		if flow.IsUnlocker(c.Value) {
+			return // the unlock function a lock wrapper returned
+		}
+		if _, ok := c.Value.(*ssa.Builtin); ok {
 			return
 		}
-	}
-	if callee == nil {
-		// A call of a func value.
 		if p, ok := c.Value.(*ssa.Parameter); ok {
-			for i, q := range fn.Params {
-				if q == p {
-					l.params = append(l.params, i)
-				}
+			// The caller judges what it passes.
+			if i := slices.Index(fn.Params, p); i >= 0 {
+				l.params = append(l.params, i)
 			}
 			return
 		}
-		if _, ok := c.Value.(*ssa.Builtin); ok || KnownFuncValue(c.Value) {
-			return
+		o := a.origin(fn, c.Value, 0)
+		for _, g := range o.Targets {
+			l.sites = append(l.sites, site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
 		}
-		if l.callback == nil {
-			l.callback = &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
+		r := &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
+		switch {
+		case o.Supplied != "":
+			l.setCallback(r)
+		case o.Unknown != "":
+			r.Plausible = "the func value can be " + o.Unknown
+			l.setCallback(r)
 		}
 		return
 	}
+	args := c.Args
 	if m, iface, ok := BoundMethod(callee); ok {
 		if iface {
-			if l.callback == nil {
-				l.callback = &Reason{Kind: "callback", Chain: []string{name, "method value " + ValueName(c.Value)}, Released: l.releasedAt()}
-			}
+			l.setCallback(&Reason{Kind: "callback", Chain: []string{name, "method value " + ValueName(c.Value)}, Released: l.releasedAt(),
+				Plausible: "a method value of an interface"})
 			return
 		}
 		if m != nil {
 			callee = m
+			if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+				args = append([]ssa.Value{mc.Bindings[0]}, c.Args...)
+			} else {
+				args = append([]ssa.Value{nil}, c.Args...)
+			}
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {
@@ -186,10 +199,30 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 	}
 	var bindings []ssa.Value
-	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(args) == len(c.Args) {
 		bindings = mc.Bindings
 	}
-	l.sites = append(l.sites, site{callee: callee, args: c.Args, bindings: bindings, released: l.releasedAt()})
+	l.sites = append(l.sites, site{callee: callee, args: args, bindings: bindings, released: l.releasedAt(), when: l.whenAt()})
+}
+
+// setCallback records r as the function's callback reason, a proven one
+// over a plausible one.
+func (l *local) setCallback(r *Reason) {
+	if l.callback == nil || (l.callback.Plausible != "" && r.Plausible == "") {
+		l.callback = r
+	}
+}
+
+// methodSite is a call site of a concrete method reached through an
+// interface: a function of this package, or a method known by its object
+// (and its facts).
+func (a *analyzer) methodSite(m *types.Func, args []ssa.Value, released []string) site {
+	if m.Pkg() == a.pkg.Pkg {
+		if fn := a.pkg.Prog.FuncValue(m.Origin()); fn != nil {
+			return site{callee: fn, args: args, released: released}
+		}
+	}
+	return site{method: m, args: args, released: released}
 }
 
 // StaticCallee returns the function or closure a call invokes directly, or

@@ -20,7 +20,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		locals[fn] = l
 		s := a.funcs[fn].Summary
 		if !a.quiet {
-			s.Block, s.Callback, s.Unknown = l.block, l.callback, l.unknown
+			s.Blocks, s.Callback, s.Unknown = l.blocks.Blocks, l.callback, l.unknown
 		}
 		for _, p := range l.params {
 			s.addParam(p)
@@ -33,10 +33,13 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		}
 		if !a.quiet {
 			for _, t := range l.takes {
-				s.addTake(t.Lock, t.Mode)
+				s.addTake(t.Lock, t.Mode, t.When)
 			}
 		}
 		for _, st := range l.sites {
+			if st.callee == nil {
+				continue // another package's method: its summary is a fact
+			}
 			callee := a.declared(st.callee)
 			if _, ok := a.funcs[callee]; ok {
 				callers[callee] = append(callers[callee], fn)
@@ -82,19 +85,27 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	// deeper helpers end in the package's own dispatch tables and hooks
 	// (encoders' op tables, cipher-suite constructors) far more often than
 	// in foreign code.
-	merge := func(c *Summary, released []string) {
+	merge := func(c *Summary, st site) {
 		if c == nil {
 			return
 		}
 		if a.quiet {
 			c = &Summary{Acquires: c.Acquires}
 		}
-		if s.Block == nil && c.Block != nil {
-			s.Block = c.Block.extend(name)
+		for _, b := range c.Blocks {
+			ok, when, dropped := condsHold(fn, b.When, st.args)
+			if !ok {
+				continue // cannot happen with these arguments
+			}
+			r := b.extend(name)
+			r.When = append(slices.Clip(st.when), when...)
+			r.Guarded = r.Guarded || dropped
 			// The caller's own locks released around this call are
 			// released around the operation too.
-			s.Block.Released = append(slices.Clip(s.Block.Released), released...)
-			changed = true
+			r.Released = append(slices.Clip(r.Released), st.released...)
+			if s.addBlock(r) {
+				changed = true
+			}
 		}
 		for _, cl := range c.Acquires {
 			if s.addAcquire(cl) {
@@ -103,23 +114,49 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		}
 	}
 	for _, st := range l.sites {
-		callee := a.declared(st.callee)
-		cs := a.summary(callee)
-		merge(cs, st.released)
+		var cs *Summary
+		var calleeName string
+		if st.callee != nil {
+			callee := a.declared(st.callee)
+			cs = a.summary(callee)
+			calleeName = SSAFuncName(callee, nil)
+		} else {
+			cs = a.summaryOfObj(st.method)
+			calleeName = FuncName(st.method, nil)
+		}
+		merge(cs, st)
 		if cs != nil {
 			for _, t := range cs.Takes {
+				holds, when, _ := condsHold(fn, t.When, st.args)
+				if !holds {
+					continue // not taken with these arguments
+				}
+				when = append(slices.Clip(st.when), when...)
 				id, ok := RebaseTake(a.flows[fn], t.Lock, st.args, st.bindings)
 				// A lock taken inside the caller's own unlock/relock
 				// window is not one the caller's caller must not hold.
-				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(id, t.Mode) {
+				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(id, t.Mode, when) {
 					changed = true
 				}
 			}
 		}
-		// Interface values passed on to a callee that calls their methods.
+		// Interface values passed on to a callee that calls their methods:
+		// a blocking reader or writer (fmt.Fprintf(conn, ...)) blocks here.
 		for i, arg := range st.args {
-			if cs == nil || !cs.InvokesParam(i) {
+			if cs == nil || !cs.InvokesParam(i) || arg == nil {
 				continue
+			}
+			if !a.quiet {
+				if kind, m, inner, ok := a.res.IOBlocking(arg); ok {
+					r := &Reason{Kind: kind, Chain: []string{name, calleeName, m}, Released: st.released, When: st.when}
+					if inner != nil {
+						r = inner.extend(calleeName).extend(name)
+						r.Released, r.When = st.released, st.when
+					}
+					if s.addBlock(r) {
+						changed = true
+					}
+				}
 			}
 			if p, ok := arg.(*ssa.Parameter); ok {
 				for j, q := range fn.Params {
@@ -145,12 +182,22 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				}
 				continue
 			}
-			if g := ClosureFn(arg); g != nil {
-				merge(a.summary(g), st.released)
+			if a.quiet {
 				continue
 			}
-			if s.Callback == nil && !IsNil(arg) && !KnownFuncValue(arg) && !a.quiet {
-				s.Callback = &Reason{Kind: "callback", Chain: []string{name, SSAFuncName(callee, nil), "func value " + ValueName(arg)}}
+			o := a.origin(fn, arg, 0)
+			for _, g := range o.Targets {
+				merge(a.summary(g), site{args: o.TargetArgs(g, nil), released: st.released, when: st.when})
+			}
+			r := &Reason{Kind: "callback", Chain: []string{name, calleeName, "func value " + ValueName(arg)}}
+			if o.Supplied == "" {
+				if o.Unknown == "" {
+					continue
+				}
+				r.Plausible = "the func value can be " + o.Unknown
+			}
+			if s.Callback == nil || (s.Callback.Plausible != "" && r.Plausible == "") {
+				s.Callback = r
 				changed = true
 			}
 		}
@@ -185,7 +232,7 @@ func IsNil(v ssa.Value) bool {
 func RebaseTake(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
 	switch l.Root {
 	case lockstate.RootParam:
-		if l.RootIndex < len(args) {
+		if l.RootIndex < len(args) && args[l.RootIndex] != nil {
 			return l.Rebase(flow.IDOf(args[l.RootIndex])), true
 		}
 	case lockstate.RootFree:
@@ -220,8 +267,11 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	}
 	var out []lockstate.Effect
 	for _, e := range pick(s) {
+		if holds, _, _ := condsHold(flow.Fn, e.When, c.Args); !holds {
+			continue // not with these arguments
+		}
 		if id, ok := RebaseTake(flow, e.Lock, c.Args, bindings); ok {
-			e.Lock = id
+			e.Lock, e.When = id, nil
 			out = append(out, e)
 		}
 	}

@@ -36,6 +36,16 @@ type Reason struct {
 	// has released where the operation happens (an unlock/relock window
 	// in a *Locked helper): a caller holding only those is not affected.
 	Released []string
+	// Plausible, when not empty, says why the reason is only plausible
+	// (a note, not a warning): the code run is of open origin.
+	Plausible string
+	// When lists conditions on the function's parameters that must all
+	// hold for the operation to be reached: "only if flush".
+	When []lockstate.Cond
+	// Guarded is set when a step of the chain runs only under a
+	// condition its caller could not decide (the state of an object it
+	// was handed): a reason without such steps is preferred.
+	Guarded bool
 }
 
 // maxChain bounds the length of a reason chain kept in a summary.
@@ -48,7 +58,7 @@ func (r *Reason) extend(fn string) *Reason {
 	if len(chain) > maxChain {
 		chain = append(chain[:maxChain-1:maxChain-1], chain[len(chain)-1])
 	}
-	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released}
+	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".
@@ -60,8 +70,10 @@ type Summary struct {
 	// Effects are the locks the function returns holding or having
 	// released (lock and unlock wrappers).
 	Effects []lockstate.Effect
-	// Block is why the function may block, or nil.
-	Block *Reason
+	// Blocks says why the function may block: one reason that holds
+	// whatever the arguments, or up to maxBlocks reasons that each hold
+	// only under their conditions (Reason.When) on the parameters.
+	Blocks []*Reason
 	// Callback is why the function runs code its caller does not control:
 	// it calls a func-typed field or variable directly (or hands an unknown
 	// func value to a callee that calls it). Unknown is the same for a call
@@ -91,22 +103,92 @@ type Summary struct {
 	Takes []lockstate.Effect
 }
 
+// maxBlocks bounds the conditional block reasons kept in a summary.
+const maxBlocks = 4
+
+// AnyBlock returns a reason why the function may block under some
+// arguments, or nil.
+func (s *Summary) AnyBlock() *Reason {
+	if s == nil || len(s.Blocks) == 0 {
+		return nil
+	}
+	return s.Blocks[0]
+}
+
+// addBlock adds a block reason: a reason without conditions replaces the
+// conditional ones (and one without guarded steps a guarded one), and a
+// reason whose conditions include another's adds nothing. It reports whether the summary changed.
+func (s *Summary) addBlock(r *Reason) bool {
+	for i, b := range s.Blocks {
+		if subset(b.When, r.When) {
+			// b holds whenever r does.
+			if b.Guarded && !r.Guarded && subset(r.When, b.When) {
+				s.Blocks[i] = r // the same conditions, a certain path
+				return true
+			}
+			return false
+		}
+	}
+	kept := s.Blocks[:0:0]
+	for _, b := range s.Blocks {
+		if !subset(r.When, b.When) {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) >= maxBlocks {
+		return false
+	}
+	s.Blocks = append(kept, r)
+	return true
+}
+
+// subset reports whether every condition of a is in b.
+func subset(a, b []lockstate.Cond) bool {
+	for _, c := range a {
+		if !slices.Contains(b, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// BlockAt returns the first of s's block reasons that can hold at a call in
+// fn with the given arguments (the callee's parameters in order), or nil.
+func BlockAt(s *Summary, fn *ssa.Function, args []ssa.Value) *Reason {
+	if s == nil {
+		return nil
+	}
+	for _, b := range s.Blocks {
+		if ok, _, _ := condsHold(fn, b.When, args); ok {
+			return b
+		}
+	}
+	return nil
+}
+
 // maxTakes bounds the locks kept in Takes.
 const maxTakes = 16
 
-func (s *Summary) addTake(id lockstate.ID, mode lockstate.Mode) bool {
+func (s *Summary) addTake(id lockstate.ID, mode lockstate.Mode, when []lockstate.Cond) bool {
+	for i, t := range s.Takes {
+		if t.Lock.Key == id.Key && t.Mode == mode {
+			if len(t.When) > 0 && !subset(t.When, when) {
+				// A weaker condition (or none) replaces a stronger one.
+				if subset(when, t.When) {
+					s.Takes[i].When = when
+					return true
+				}
+			}
+			return false
+		}
+	}
 	// Package-level locks (pools, once-initialised tables) would crowd
 	// out the receiver's own: they get half the room.
 	if len(s.Takes) >= maxTakes || (id.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
 		return false
 	}
-	for _, t := range s.Takes {
-		if t.Lock.Key == id.Key && t.Mode == mode {
-			return false
-		}
-	}
 	id.Arg, id.ArgPath = 0, ""
-	s.Takes = append(s.Takes, lockstate.Effect{Lock: id, Mode: mode})
+	s.Takes = append(s.Takes, lockstate.Effect{Lock: id, Mode: mode, When: when})
 	return true
 }
 
@@ -128,8 +210,12 @@ func (f *FuncFact) String() string {
 		}
 		parts = append(parts, op+" "+e.Lock.Class)
 	}
-	if f.Block != nil {
-		parts = append(parts, "blocks: "+f.Block.String())
+	for _, b := range f.Blocks {
+		when := ""
+		for _, c := range b.When {
+			when += " if " + c.String()
+		}
+		parts = append(parts, "blocks: "+b.String()+when)
 	}
 	if f.Callback != nil {
 		parts = append(parts, "runs "+f.Callback.Chain[len(f.Callback.Chain)-1])
@@ -150,7 +236,7 @@ func (f *FuncFact) String() string {
 }
 
 func (s *Summary) empty() bool {
-	return len(s.Effects) == 0 && s.Block == nil && s.Callback == nil && s.Unknown == nil &&
+	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
 		len(s.CallsParams) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0
 }
 

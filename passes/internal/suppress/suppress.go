@@ -14,13 +14,20 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit/internal/confidence"
 )
 
-// Reporter reports diagnostics for one pass, dropping suppressed ones.
+// Reporter reports diagnostics for one pass, dropping suppressed ones, those
+// below the confidence threshold and, when SkipTests is set, those in
+// _test.go files.
 type Reporter struct {
 	pass  *analysis.Pass
 	rule  string
 	lines map[string]map[int][]string // file -> line -> rules silenced there
+
+	// SkipTests drops findings located in _test.go files.
+	SkipTests bool
 }
 
 // New returns a Reporter for pass whose findings belong to rule.
@@ -28,10 +35,22 @@ func New(pass *analysis.Pass, rule string) *Reporter {
 	return &Reporter{pass: pass, rule: rule}
 }
 
-// Report reports d unless a suppression comment covers it.
-func (r *Reporter) Report(d analysis.Diagnostic) {
-	if r.Suppressed(d.Pos, d.Category) {
+// Report reports d, a proven finding (a warning), unless a suppression
+// comment covers it.
+func (r *Reporter) Report(d analysis.Diagnostic) { r.ReportLevel(d, confidence.Warning, "") }
+
+// ReportLevel reports d at confidence level l; a note's message is tagged
+// with why it is only plausible. Findings below the confidence threshold are
+// dropped, and so are suppressed ones.
+func (r *Reporter) ReportLevel(d analysis.Diagnostic, l confidence.Level, why string) {
+	if !confidence.Reported(l) || r.Suppressed(d.Pos, d.Category) {
 		return
+	}
+	if r.SkipTests && strings.HasSuffix(r.pass.Fset.Position(d.Pos).Filename, "_test.go") {
+		return
+	}
+	if l == confidence.Note {
+		d.Message = confidence.Tag(d.Message, why)
 	}
 	r.pass.Report(d)
 }

@@ -146,3 +146,23 @@ func (r *Router) Serve(w http.ResponseWriter, req *http.Request) {
 	}
 	h(w, req)
 }
+
+// Subscribe registers a listener: the listeners are the users' code.
+func (w *ConfigWatchers) Subscribe(l func(Event)) {
+	w.mu.Lock()
+	w.listeners = append(w.listeners, l)
+	w.mu.Unlock()
+}
+
+// Handle registers a route's handler.
+func (r *Router) Handle(path string, h http.HandlerFunc) {
+	r.mu.Lock()
+	r.routes[path] = h
+	r.mu.Unlock()
+}
+
+// NewLRU returns a cache that calls onEvict, the user's hook, for each
+// entry it evicts.
+func NewLRU(max int, onEvict func(key string, val []byte)) *LRU {
+	return &LRU{max: max, items: map[string][]byte{}, onEvict: onEvict}
+}

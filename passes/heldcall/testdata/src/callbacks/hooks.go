@@ -45,7 +45,7 @@ func (t *Topic) BroadcastHeld(msg []byte) {
 	defer t.mu.Unlock()
 	for _, s := range t.subs {
 		deliver := s.Deliver
-		deliver(msg) // want `t.mu held across call of func value deliver \(locked at hooks.go:44, released by defer\)`
+		deliver(msg) // want `t.mu held across call of func value deliver \(locked at hooks.go:44, released by defer\) \(plausible: a method value of an interface\)`
 	}
 }
 
@@ -88,4 +88,17 @@ func (h *HealthChecker) Set(backend string, healthy bool) {
 	if changed && cb != nil {
 		cb(backend, healthy)
 	}
+}
+
+// Register adds a named delivery hook.
+func (w *Webhooks) Register(name string, hook func(payload []byte) error) {
+	w.mu.Lock()
+	w.hooks[name] = hook
+	w.mu.Unlock()
+}
+
+// NewHealthChecker returns a checker that tells onChange, the user's
+// hook, about status changes.
+func NewHealthChecker(onChange func(backend string, healthy bool)) *HealthChecker {
+	return &HealthChecker{status: map[string]bool{}, onChange: onChange}
 }

@@ -70,7 +70,7 @@ func (c *BlobCache) Retry(attempt int) {
 func (c *BlobCache) MissAllHeld(keys []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	storeclient.Each(keys, c.onMiss) // want `c.mu held across call of storeclient.Each, which calls func value c.onMiss \(locked at crosspkg.go:71, released by defer\)`
+	storeclient.Each(keys, c.onMiss) // want `c.mu held across call of storeclient.Each, which calls func value c.onMiss \(locked at crosspkg.go:71, released by defer\) \(plausible: the func value can be field onMiss, which the package never sets\)`
 }
 
 func (c *BlobCache) MissAll(keys []string) {
@@ -93,7 +93,7 @@ func (c *BlobCache) Stats() (int, int) {
 func (c *BlobCache) EvictGuardedHeld(key string) {
 	c.guard.Acquire()
 	delete(c.blobs, key)
-	c.onMiss(key) // want `c.guard.mu held across call of func value c.onMiss \(locked at crosspkg.go:94\)`
+	c.onMiss(key) // want `c.guard.mu held across call of func value c.onMiss \(locked at crosspkg.go:94\) \(plausible: the func value can be field onMiss, which the package never sets\)`
 	c.guard.Release()
 }
 

@@ -109,7 +109,7 @@ func (q *Quota) AcquireHeld(tenant string) error {
 	if q.inflight[tenant] < q.limit {
 		return nil
 	}
-	return q.wait(tenant) // want `q.mu held across call of func value q.wait \(locked at defers.go:107, released by defer\)`
+	return q.wait(tenant) // want `q.mu held across call of func value q.wait \(locked at defers.go:107, released by defer\) \(plausible: the func value can be field wait, which the package never sets\)`
 }
 
 func (q *Quota) Acquire(tenant string) error {

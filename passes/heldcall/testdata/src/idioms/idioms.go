@@ -32,7 +32,7 @@ func (j *Job) Stop() {
 func (j *Job) StopHook() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.onStop() // want `j.mu held across call of func value j.onStop \(locked at idioms.go:33, released by defer\)`
+	j.onStop() // want `j.mu held across call of func value j.onStop \(locked at idioms.go:33, released by defer\) \(plausible: the func value can be field onStop, which the package never sets\)`
 }
 
 // StopHookOutside is its twin.
@@ -76,7 +76,7 @@ func (r *Registry) NotifyHeld(name string) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	for _, w := range maps.All(r.watchers) {
-		w(r.services[name]) // want `r.mu held across call of func value w \(locked at idioms.go:76, released by defer\)`
+		w(r.services[name]) // want `r.mu held across call of func value w \(locked at idioms.go:76, released by defer\) \(plausible: the func value can be a parameter of \(\*Registry\)\.NotifyHeld\.func1, which is also called indirectly\)`
 	}
 }
 
@@ -148,7 +148,7 @@ func (j *Journal) appendLocked(line string) {
 func (j *Journal) AppendHeld(line string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.appendLocked(line) // want `j.mu held across call of \(\*Journal\).appendLocked, which calls interface method io.Writer.Write \(locked at idioms.go:149, released by defer\)`
+	j.appendLocked(line) // want `j.mu held across call of \(\*Journal\).appendLocked, which calls interface method io.Writer.Write \(locked at idioms.go:149, released by defer\) \(plausible: io\.Writer can be implemented outside this module\)`
 }
 
 // format is pure; Append is the twin that formats under the lock and

@@ -29,7 +29,7 @@ func (l *AuditLog) RecordHeld(user, action string) error {
 	defer l.mu.Unlock()
 	l.seq++
 	line := []byte(user + " " + action + "\n")
-	_, err := l.w.Write(line) // want `l.mu held across call of interface method io.Writer.Write \(locked at ifaces.go:28, released by defer\)`
+	_, err := l.w.Write(line) // want `l.mu held across call of interface method io.Writer.Write \(locked at ifaces.go:28, released by defer\) \(plausible: io\.Writer can be implemented outside this module\)`
 	return err
 }
 
@@ -62,7 +62,7 @@ func (c *WriteBackCache) FlushHeld(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id, data := range c.dirty {
-		if err := c.store.Save(ctx, id, data); err != nil { // want `c.mu held across call of interface method Store.Save \(locked at ifaces.go:62, released by defer\)`
+		if err := c.store.Save(ctx, id, data); err != nil { // want `c.mu held across call of interface method Store.Save \(locked at ifaces.go:62, released by defer\) \(plausible: Store can be implemented outside this module\)`
 			return err
 		}
 		delete(c.dirty, id)
@@ -92,7 +92,7 @@ type Proxy struct {
 func (p *Proxy) ServeHTTPHeld(w http.ResponseWriter, r *http.Request) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	p.backend.ServeHTTP(w, r) // want `p.mu held across call of interface method net/http.Handler.ServeHTTP \(locked at ifaces.go:93, released by defer\)`
+	p.backend.ServeHTTP(w, r) // want `p.mu held across call of interface method net/http.Handler.ServeHTTP \(locked at ifaces.go:93, released by defer\) \(plausible: net/http\.Handler can be implemented outside this module\)`
 }
 
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +118,7 @@ func (m *Membership) JoinHeld(addr string) {
 	m.mu.Lock()
 	m.members[addr] = time.Now()
 	for _, o := range m.observers {
-		o.MemberJoined(addr) // want `m.mu held across call of interface method Observer.MemberJoined \(locked at ifaces.go:118\)`
+		o.MemberJoined(addr) // want `m.mu held across call of interface method Observer.MemberJoined \(locked at ifaces.go:118\) \(plausible: Observer can be implemented outside this module\)`
 	}
 	m.mu.Unlock()
 }
@@ -150,7 +150,7 @@ type ConnPool struct {
 func (p *ConnPool) CloseIdleHeld() {
 	p.mu.Lock()
 	for _, c := range p.idle {
-		c.Close() // want `p.mu held across call of interface method io.Closer.Close \(locked at ifaces.go:151\)`
+		c.Close() // want `p.mu held across call of interface method io.Closer.Close \(locked at ifaces.go:151\) \(plausible: Conn can be implemented outside this module\)`
 	}
 	p.idle = nil
 	p.mu.Unlock()

@@ -22,7 +22,7 @@ var (
 func RegisterHeld(ctx context.Context, p Plugin) error {
 	pluginsMu.Lock()
 	defer pluginsMu.Unlock()
-	if err := p.Init(ctx); err != nil { // want `pluginsMu held across call of interface method Plugin.Init \(locked at plugins.go:23, released by defer\)`
+	if err := p.Init(ctx); err != nil { // want `pluginsMu held across call of interface method Plugin.Init \(locked at plugins.go:23, released by defer\) \(plausible: Plugin can be implemented outside this module\)`
 		return err
 	}
 	plugins[p.Name()] = p

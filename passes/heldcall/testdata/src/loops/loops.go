@@ -65,7 +65,7 @@ func (q *Queue) WorkHeld() {
 		t := q.tasks[0]
 		q.tasks = q.tasks[1:]
 		if err := t.Run(); err != nil { // want `q.mu held across call of func value t.Run \(locked at loops.go:60\)`
-			q.onError(t.ID, err) // want `q.mu held across call of func value q.onError \(locked at loops.go:60\)`
+			q.onError(t.ID, err) // want `q.mu held across call of func value q.onError \(locked at loops.go:60\) \(plausible: the func value can be field onError, which the package never sets\)`
 		}
 		q.mu.Unlock()
 	}
@@ -101,7 +101,7 @@ func (t *Ticker) LoopHeld(every time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for !t.stop {
-		t.value = t.refresh() // want `t.mu held across call of func value t.refresh \(locked at loops.go:101, released by defer\)`
+		t.value = t.refresh() // want `t.mu held across call of func value t.refresh \(locked at loops.go:101, released by defer\) \(plausible: the func value can be field refresh, which the package never sets\)`
 		time.Sleep(every)     // want `t.mu held across call of time.Sleep \(locked at loops.go:101, released by defer\)`
 	}
 }
@@ -147,7 +147,7 @@ func (o *Optional) Add(d int) {
 func (o *Optional) AddLockedHeld(d int) {
 	o.mu.Lock()
 	o.n += d
-	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:148\)`
+	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:148\) \(plausible: the func value can be field notify, which the package never sets\)`
 	o.mu.Unlock()
 }
 
@@ -169,7 +169,7 @@ func (o *Optional) EarlyHeld(d int) {
 		return
 	}
 	o.n += d
-	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:166\)`
+	o.notify(o.n) // want `o.mu held across call of func value o.notify \(locked at loops.go:166\) \(plausible: the func value can be field notify, which the package never sets\)`
 	o.mu.Unlock()
 }
 
@@ -225,7 +225,7 @@ func (c *Conn) sendAllLocked() error {
 func (c *Conn) FlushHeld() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.sendAllLocked() // want `c.mu held across call of \(\*Conn\).sendAllLocked, which calls func value c.send \(\(\*Conn\).sendAllLocked -> func value c.send\) \(locked at loops.go:226, released by defer\)`
+	return c.sendAllLocked() // want `c.mu held across call of \(\*Conn\).sendAllLocked, which calls func value c.send \(\(\*Conn\).sendAllLocked -> func value c.send\) \(locked at loops.go:226, released by defer\) \(plausible: the func value can be field send, which the package never sets\)`
 }
 
 // Index maps terms to posting lists and tells a hook about dropped terms.
@@ -241,7 +241,7 @@ func (x *Index) ResetHeld() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for term := range maps.Keys(x.terms) {
-		x.onDrop(term) // want `x.mu held across call of func value x.onDrop \(locked at loops.go:241, released by defer\)`
+		x.onDrop(term) // want `x.mu held across call of func value x.onDrop \(locked at loops.go:241, released by defer\) \(plausible: the func value can be field onDrop, which the package never sets\)`
 	}
 	x.terms = map[string][]int{}
 }
@@ -277,7 +277,7 @@ func (r *Replicator) ShipHeld() {
 			r.ship(e)
 			r.mu.Lock()
 		}
-		r.onSent(i) // want `r.mu held across call of func value r.onSent \(locked at loops.go:273\)`
+		r.onSent(i) // want `r.mu held across call of func value r.onSent \(locked at loops.go:273\) \(plausible: the func value can be field onSent, which the package never sets\)`
 	}
 	r.mu.Unlock()
 }

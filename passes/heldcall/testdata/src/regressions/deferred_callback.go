@@ -17,7 +17,7 @@ type Worker struct {
 func (w *Worker) FinishHeld(job string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	defer w.onDone(job) // want `w.mu held across deferred call of func value w.onDone \(locked at deferred_callback.go:18, released by defer\)`
+	defer w.onDone(job) // want `w.mu held across deferred call of func value w.onDone \(locked at deferred_callback.go:18, released by defer\) \(plausible: the func value can be field onDone, which the package never sets\)`
 	delete(w.active, job)
 }
 

@@ -27,7 +27,7 @@ func (s *Scheduler) RecoverHeld(job string, v any) {
 	s.failures[job]++
 	s.last[job] = time.Now()
 	if PanicHandler != nil {
-		PanicHandler(job, v) // want `s.mu held across call of func value PanicHandler \(locked at pkgvar_hook.go:25, released by defer\)`
+		PanicHandler(job, v) // want `s.mu held across call of func value PanicHandler \(locked at pkgvar_hook.go:25, released by defer\) \(plausible: the func value can be exported variable PanicHandler, which other packages may set\)`
 	}
 }
 

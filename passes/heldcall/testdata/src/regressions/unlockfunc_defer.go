@@ -22,7 +22,7 @@ func (q *Quotas) ChargeHeld(tenant string, n, limit int) {
 	defer q.locked()()
 	q.used[tenant] += n
 	if q.used[tenant] > limit {
-		q.onExceed(tenant) // want `q.mu held across call of func value q.onExceed \(locked at unlockfunc_defer.go:22, released by defer\)`
+		q.onExceed(tenant) // want `q.mu held across call of func value q.onExceed \(locked at unlockfunc_defer.go:22, released by defer\) \(plausible: the func value can be field onExceed, which the package never sets\)`
 	}
 }
 

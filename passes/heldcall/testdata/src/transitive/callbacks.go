@@ -101,3 +101,9 @@ func (c *TTLCache) Size() int {
 	forEach(c.expired, func(Entry) { n++ })
 	return n
 }
+
+// NewTTLCache returns a cache that hands expired entries to onEvict, the
+// user's hook.
+func NewTTLCache(onEvict func(Entry)) *TTLCache {
+	return &TTLCache{onEvict: onEvict}
+}

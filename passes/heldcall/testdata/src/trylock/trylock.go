@@ -18,7 +18,7 @@ type Metrics struct {
 // MaybeFlushHeld publishes inside the successful try.
 func (m *Metrics) MaybeFlushHeld() {
 	if m.mu.TryLock() {
-		m.publish(m.counts) // want `m.mu held across call of func value m.publish \(locked at trylock.go:20\)`
+		m.publish(m.counts) // want `m.mu held across call of func value m.publish \(locked at trylock.go:20\) \(plausible: the func value can be field publish, which the package never sets\)`
 		m.counts = make(map[string]int64)
 		m.mu.Unlock()
 	}
@@ -61,7 +61,7 @@ func (c *Compactor) CompactHeld() {
 	}
 	defer c.mu.Unlock()
 	for len(c.segments) > 1 {
-		merged := c.merge(c.segments[0], c.segments[1]) // want `c.mu held across call of func value c.merge \(locked at trylock.go:59, released by defer\)`
+		merged := c.merge(c.segments[0], c.segments[1]) // want `c.mu held across call of func value c.merge \(locked at trylock.go:59, released by defer\) \(plausible: the func value can be field merge, which the package never sets\)`
 		c.segments = append([]string{merged}, c.segments[2:]...)
 	}
 	c.done <- c.segments[0] // want `c.mu held across channel send \(locked at trylock.go:59, released by defer\)`
@@ -100,7 +100,7 @@ func (s *Snapshot) SpillHeld() bool {
 		return false
 	}
 	defer s.mu.RUnlock()
-	s.spill(s.rows) // want `s.mu held across call of func value s.spill \(locked at trylock.go:99, released by defer\)`
+	s.spill(s.rows) // want `s.mu held across call of func value s.spill \(locked at trylock.go:99, released by defer\) \(plausible: the func value can be field spill, which the package never sets\)`
 	return true
 }
 

@@ -91,3 +91,12 @@ func (q *queue) transitive() {
 	defer q.mu.Unlock()
 	q.flush() // want `q.mu held across call of \(\*queue\).flush, which blocks: \(\*queue\).flush -> time.Sleep`
 }
+
+// Submit queues a job from the pool's user: the jobs the workers run are
+// the user's code.
+func (q *queue) Submit(job func()) {
+	q.mu.Lock()
+	q.jobs = append(q.jobs, job)
+	q.mu.Unlock()
+	q.nonEmpty.Signal()
+}

@@ -30,7 +30,7 @@ func (p *Pool) GetHeld() (net.Conn, error) {
 		p.unlock()
 		return c, nil
 	}
-	c, err := p.dial() // want `p.mu held across call of func value p.dial \(locked at wrappers.go:26\)`
+	c, err := p.dial() // want `p.mu held across call of func value p.dial \(locked at wrappers.go:26\) \(plausible: the func value can be field dial, which the package never sets\)`
 	p.unlock()
 	return c, err
 }
@@ -53,7 +53,7 @@ func (p *Pool) PutHeld(c net.Conn, max int) {
 	p.lock()
 	defer p.unlock()
 	if len(p.idle) >= max {
-		p.onEvict(c) // want `p.mu held across call of func value p.onEvict \(locked at wrappers.go:53, released by defer\)`
+		p.onEvict(c) // want `p.mu held across call of func value p.onEvict \(locked at wrappers.go:53, released by defer\) \(plausible: the func value can be field onEvict, which the package never sets\)`
 		return
 	}
 	p.idle = append(p.idle, c)
@@ -93,7 +93,7 @@ func (l *Limits) ForHeld(client string) float64 {
 	if v, ok := l.perSec[client]; ok {
 		return v
 	}
-	return l.miss(client) // want `l.mu held across call of func value l.miss \(locked at wrappers.go:91, released by defer\)`
+	return l.miss(client) // want `l.mu held across call of func value l.miss \(locked at wrappers.go:91, released by defer\) \(plausible: the func value can be field miss, which the package never sets\)`
 }
 
 func (l *Limits) For(client string) float64 {
@@ -192,7 +192,7 @@ func (r *Ring) AppendHeld(line string) {
 	r.lockWrite()
 	r.lines[r.next%len(r.lines)] = line
 	r.next++
-	r.sink(line) // want `r.mu held across call of func value r.sink \(locked at wrappers.go:192\)`
+	r.sink(line) // want `r.mu held across call of func value r.sink \(locked at wrappers.go:192\) \(plausible: the func value can be field sink, which the package never sets\)`
 	r.mu.Unlock()
 }
 

@@ -1,0 +1,246 @@
+package summary
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// A Dispatch says which concrete methods an interface method call can run.
+type Dispatch struct {
+	// Methods are the concrete methods it can dispatch to, when the set
+	// is closed.
+	Methods []*types.Func
+	// Open, when not empty, says why the set is not closed: code outside
+	// what lockaudit can see may implement the interface.
+	Open string
+}
+
+// Dispatch resolves an interface method call. The set of implementations is
+// closed when the package stores only values of known types into the field
+// the interface value is loaded from, or when only the module can implement
+// the interface: it is unexported, declared in an internal package, or
+// sealed by an unexported method (the "embed this to implement" marker
+// pattern of gRPC's balancer API). A closed set is resolved to the concrete
+// types, in this package and the packages it imports, that implement it.
+func (r *Result) Dispatch(flow *lockstate.Result, c *ssa.CallCommon) Dispatch {
+	m := c.Method
+	if ms, ok := r.FieldMethods(flow, c.Value, m); ok {
+		var out []*types.Func
+		for _, fn := range ms {
+			if obj := FuncObject(fn); obj != nil {
+				out = append(out, obj)
+			}
+		}
+		return Dispatch{Methods: out}
+	}
+	t := c.Value.Type()
+	name := types.TypeString(t, types.RelativeTo(r.Pkg.Pkg))
+	iface, _ := t.Underlying().(*types.Interface)
+	if iface == nil || !closedInterface(t, iface, m) {
+		return Dispatch{Open: name + " can be implemented outside this module"}
+	}
+	if r.a.exposed(t, iface) {
+		return Dispatch{Open: "the package's exported API accepts any " + name}
+	}
+	impls := r.a.implementations(t, iface, m)
+	if len(impls) == 0 {
+		return Dispatch{Open: "no implementation of " + name + " is visible here"}
+	}
+	return Dispatch{Methods: impls}
+}
+
+// closedInterface reports whether only the module that declares the
+// interface t (of underlying type iface) can implement it.
+func closedInterface(t types.Type, iface *types.Interface, m *types.Func) bool {
+	if !m.Exported() {
+		return true
+	}
+	for i := 0; i < iface.NumMethods(); i++ {
+		if !iface.Method(i).Exported() {
+			return true // sealed
+		}
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	if !obj.Exported() {
+		return true
+	}
+	return obj.Pkg() != nil && internalPath(obj.Pkg().Path())
+}
+
+// exposed reports whether the package's exported API accepts values of an
+// unexported interface whose methods are all exported: other packages can
+// then pass their own implementations (a constructor's parameter, an
+// exported field). Sealed interfaces and interfaces of internal packages
+// stay closed: only the module can implement them.
+func (a *analyzer) exposed(t types.Type, iface *types.Interface) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Exported() || n.Obj().Pkg() != a.pkg.Pkg {
+		return false
+	}
+	for i := 0; i < iface.NumMethods(); i++ {
+		if !iface.Method(i).Exported() {
+			return false
+		}
+	}
+	if v, ok := a.exposedTypes[n]; ok {
+		return v
+	}
+	found := false
+	mentions := func(x types.Type) bool {
+		for range 4 {
+			if types.Identical(x, n) {
+				return true
+			}
+			switch y := x.Underlying().(type) {
+			case *types.Pointer:
+				x = y.Elem()
+			case *types.Slice:
+				x = y.Elem()
+			case *types.Map:
+				x = y.Elem()
+			case *types.Chan:
+				x = y.Elem()
+			default:
+				return false
+			}
+		}
+		return false
+	}
+	params := func(sig *types.Signature) bool {
+		for i := 0; i < sig.Params().Len(); i++ {
+			if mentions(sig.Params().At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	scope := a.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			found = obj.Exported() && params(obj.Signature())
+		case *types.Var:
+			found = obj.Exported() && mentions(obj.Type())
+		case *types.TypeName:
+			if !obj.Exported() {
+				break
+			}
+			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
+				for i := 0; i < st.NumFields() && !found; i++ {
+					found = st.Field(i).Exported() && mentions(st.Field(i).Type())
+				}
+			}
+			if named, ok := obj.Type().(*types.Named); ok {
+				for i := 0; i < named.NumMethods() && !found; i++ {
+					m := named.Method(i)
+					found = m.Exported() && params(m.Signature())
+				}
+			}
+		}
+		if found {
+			break
+		}
+	}
+	a.exposedTypes[n] = found
+	return found
+}
+
+// internalPath reports whether a package path has an internal element: only
+// its module (the tree rooted at internal's parent) can import it.
+func internalPath(path string) bool {
+	return path == "internal" || strings.HasPrefix(path, "internal/") ||
+		strings.Contains(path, "/internal/") || strings.HasSuffix(path, "/internal")
+}
+
+// implementations returns the concrete methods that implement m of the
+// interface t among the named types of this package and of every package
+// it imports, directly or not.
+func (a *analyzer) implementations(t types.Type, iface *types.Interface, m *types.Func) []*types.Func {
+	key := implKey{t: t.String(), m: m.Name()}
+	if out, ok := a.impls[key]; ok {
+		return out
+	}
+	var out []*types.Func
+	for _, pkg := range a.visiblePackages() {
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			for _, recv := range []types.Type{named, types.NewPointer(named)} {
+				if !types.Implements(recv, iface) {
+					continue
+				}
+				obj, _, _ := types.LookupFieldOrMethod(recv, true, m.Pkg(), m.Name())
+				if fn, ok := obj.(*types.Func); ok {
+					out = append(out, fn)
+				}
+				break
+			}
+		}
+	}
+	a.impls[key] = out
+	return out
+}
+
+type implKey struct{ t, m string }
+
+// visiblePackages returns this package and every package it imports,
+// directly or not.
+func (a *analyzer) visiblePackages() []*types.Package {
+	if a.visible != nil {
+		return a.visible
+	}
+	seen := map[*types.Package]bool{}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		a.visible = append(a.visible, p)
+		for _, q := range p.Imports() {
+			walk(q)
+		}
+	}
+	walk(a.pkg.Pkg)
+	return a.visible
+}
+
+// SummaryOfMethod returns the summary of a concrete method, of this package
+// or imported as a fact.
+func (r *Result) SummaryOfMethod(obj *types.Func) *Summary {
+	return r.a.summaryOfObj(obj)
+}
+
+func (a *analyzer) summaryOfObj(obj *types.Func) *Summary {
+	if obj.Pkg() == a.pkg.Pkg {
+		if fn := a.pkg.Prog.FuncValue(obj.Origin()); fn != nil {
+			return a.summary(fn)
+		}
+		return nil
+	}
+	if s, ok := a.external[obj]; ok {
+		return s
+	}
+	var fact FuncFact
+	var s *Summary
+	if a.pass.ImportObjectFact(obj.Origin(), &fact) {
+		s = &fact.Summary
+	}
+	a.external[obj] = s
+	return s
+}

@@ -1,0 +1,142 @@
+package summary
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A valueSite is a value stored (or passed) somewhere, in the function that
+// does so.
+type valueSite struct {
+	fn  *ssa.Function
+	val ssa.Value
+}
+
+// A callSite is a direct call (or go or defer) of a package function.
+type callSite struct {
+	fn   *ssa.Function
+	call *ssa.CallCommon
+}
+
+// pkgIndex records, for the whole package, where values are stored and
+// functions called, for the resolution of func values (origins.go): every
+// store into a struct field and a package-level variable, every direct call
+// of a package function, and the functions that are used as values (and so
+// can be called from anywhere).
+type pkgIndex struct {
+	fieldStores  map[*types.Var][]valueSite
+	fieldAddrs   map[*types.Var][]*ssa.FieldAddr
+	globalStores map[*ssa.Global][]valueSite
+	calls        map[*ssa.Function][]callSite
+	escapes      map[*ssa.Function]bool
+	// invoked holds the unexported methods of the package called through
+	// an interface: their callers are not all direct calls.
+	invoked map[*types.Func]bool
+}
+
+// buildIndex scans funcs and the package initialiser (which holds the
+// package-level variables' initial values).
+func buildIndex(pkg *ssa.Package, funcs []*ssa.Function) *pkgIndex {
+	ix := &pkgIndex{
+		fieldStores:  map[*types.Var][]valueSite{},
+		fieldAddrs:   map[*types.Var][]*ssa.FieldAddr{},
+		globalStores: map[*ssa.Global][]valueSite{},
+		calls:        map[*ssa.Function][]callSite{},
+		escapes:      map[*ssa.Function]bool{},
+		invoked:      map[*types.Func]bool{},
+	}
+	all := funcs
+	if init := pkg.Func("init"); init != nil {
+		var add func(f *ssa.Function)
+		add = func(f *ssa.Function) {
+			all = append(all, f)
+			for _, anon := range f.AnonFuncs {
+				add(anon)
+			}
+		}
+		add(init)
+	}
+	for _, fn := range all {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ix.instr(fn, instr)
+			}
+		}
+	}
+	return ix
+}
+
+func (ix *pkgIndex) instr(fn *ssa.Function, instr ssa.Instruction) {
+	switch instr := instr.(type) {
+	case *ssa.FieldAddr:
+		if f := fieldVar(instr); f != nil {
+			ix.fieldAddrs[f.Origin()] = append(ix.fieldAddrs[f.Origin()], instr)
+		}
+	case *ssa.Store:
+		switch addr := instr.Addr.(type) {
+		case *ssa.FieldAddr:
+			if f := fieldVar(addr); f != nil {
+				ix.fieldStores[f.Origin()] = append(ix.fieldStores[f.Origin()], valueSite{fn, instr.Val})
+			}
+		case *ssa.Global:
+			ix.globalStores[addr] = append(ix.globalStores[addr], valueSite{fn, instr.Val})
+		}
+	case ssa.CallInstruction:
+		c := instr.Common()
+		if c.IsInvoke() {
+			ix.invoked[c.Method] = true
+		} else if g := ClosureFn(c.Value); g != nil {
+			g = declaredFn(g)
+			ix.calls[g] = append(ix.calls[g], callSite{fn, c})
+		}
+	}
+	// Functions used as values, other than as the callee of a call.
+	var rands [8]*ssa.Value
+	for i, op := range instr.Operands(rands[:0]) {
+		if op == nil || *op == nil {
+			continue
+		}
+		if _, isCall := instr.(ssa.CallInstruction); isCall && i == 0 {
+			continue // the callee
+		}
+		switch v := (*op).(type) {
+		case *ssa.Function:
+			ix.escapes[declaredFn(v)] = true
+		case *ssa.MakeClosure:
+			if _, isCall := instr.(ssa.CallInstruction); isCall {
+				if g, ok := v.Fn.(*ssa.Function); ok {
+					ix.escapes[g] = true
+				}
+			}
+		}
+	}
+	if mc, ok := instr.(*ssa.MakeClosure); ok {
+		// A method value x.M: M can be called from wherever it goes.
+		if g, ok := mc.Fn.(*ssa.Function); ok {
+			if m, _, ok := BoundMethod(g); ok && m != nil {
+				ix.escapes[declaredFn(m)] = true
+			}
+		}
+	}
+	if mc, ok := instr.(*ssa.MakeClosure); ok {
+		// A closure stored, returned or passed on escapes: a closure
+		// only ever called in place does not.
+		for _, ref := range *mc.Referrers() {
+			if call, ok := ref.(ssa.CallInstruction); ok && call.Common().Value == ssa.Value(mc) {
+				continue
+			}
+			if g, ok := mc.Fn.(*ssa.Function); ok {
+				ix.escapes[g] = true
+			}
+		}
+	}
+}
+
+// declaredFn maps an instantiation of a generic function to its origin.
+func declaredFn(fn *ssa.Function) *ssa.Function {
+	if o := fn.Origin(); o != nil {
+		return o
+	}
+	return fn
+}

@@ -1,0 +1,74 @@
+package summary
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// ioMethods are the methods I/O helpers (fmt.Fprintf, io.Copy,
+// net.Buffers.WriteTo) call on the readers and writers they are given.
+var ioMethods = []string{"Write", "WriteString", "Read", "ReadFrom", "WriteTo"}
+
+// IOBlocking reports whether a value handed to an I/O helper blocks when
+// its I/O methods are called: a concrete type whose method is in the
+// catalogue or blocks by its summary (*os.File, *tls.Conn), or an interface
+// whose method is in the catalogue (net.Conn). It returns the category, the
+// method (qualified relative to the package) and, for a method that blocks
+// by its summary, the reason. Values of unknown dynamic type are not
+// judged.
+func (r *Result) IOBlocking(arg ssa.Value) (kind, method string, reason *Reason, ok bool) {
+	if standardStream(arg) {
+		return "", "", nil, false // printing, like logging, is accepted under a lock
+	}
+	t := arg.Type()
+	switch a := arg.(type) {
+	case *ssa.MakeInterface:
+		t = a.X.Type()
+	case *ssa.ChangeInterface:
+		t = a.X.Type() // a net.Conn passed as an io.Writer
+	}
+	ms := r.Pkg.Prog.MethodSets.MethodSet(t)
+	for _, name := range ioMethods {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			continue
+		}
+		m, isFunc := sel.Obj().(*types.Func)
+		if !isFunc {
+			continue
+		}
+		if types.IsInterface(t) {
+			if kind, ok := r.Catalog.Direct(m); ok {
+				return kind, IfaceMethodName(t, m, r.Pkg.Pkg), nil, true
+			}
+			continue
+		}
+		if kind, ok := r.Catalog.Direct(m); ok {
+			return kind, FuncName(m, r.Pkg.Pkg), nil, true
+		}
+		if b := r.a.summaryOfObj(m).AnyBlock(); b != nil && b.CondLock == "" {
+			return "blocks", FuncName(m, r.Pkg.Pkg), b, true
+		}
+	}
+	return "", "", nil, false
+}
+
+// standardStream reports whether v is os.Stdout or os.Stderr (possibly
+// converted to an interface): fmt.Printf and friends print there.
+func standardStream(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.UnOp:
+			g, ok := x.X.(*ssa.Global)
+			return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && (g.Name() == "Stdout" || g.Name() == "Stderr")
+		}
+		return false
+	}
+}

@@ -1,0 +1,377 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An Origin says what a called func value can be: the functions the package
+// puts there, and whether it can also hold code the package does not decide.
+type Origin struct {
+	// Targets are the functions and closures the package stores, passes or
+	// returns there.
+	Targets []*ssa.Function
+	// Bound marks the targets that are methods reached as method values
+	// (x.M): a call passes their receiver implicitly.
+	Bound map[*ssa.Function]bool
+	// Supplied, when not empty, says which data that the package's callers
+	// supply the value comes from: "an element of a slice", "a parameter of
+	// exported Do", "exported field Options.OnEvict". Calling it runs their
+	// code (a queued job, a registered callback).
+	Supplied string
+	// Unknown, when not empty, says where else the value can come from that
+	// the package does not decide: "a result of pkg.F", "exported variable
+	// Now, which other packages may set".
+	Unknown string
+}
+
+// Closed reports whether the package decides every value: the call can
+// only run Targets.
+func (o Origin) Closed() bool { return o.Supplied == "" && o.Unknown == "" }
+
+func (o *Origin) merge(p Origin) {
+	for _, t := range p.Targets {
+		if !slices.Contains(o.Targets, t) {
+			o.Targets = append(o.Targets, t)
+		}
+		if p.Bound[t] {
+			if o.Bound == nil {
+				o.Bound = map[*ssa.Function]bool{}
+			}
+			o.Bound[t] = true
+		}
+	}
+	if o.Supplied == "" {
+		o.Supplied = p.Supplied
+	}
+	if o.Unknown == "" {
+		o.Unknown = p.Unknown
+	}
+}
+
+// maxOriginDepth bounds the steps followed back from a call to the values
+// it can call.
+const maxOriginDepth = 8
+
+// FuncOrigin returns what the func value v, called in fn, can be. It follows
+// the value back through local variables, closures' captured variables,
+// parameters (to the arguments at every call site in the package, for
+// functions other packages cannot call), results of the package's
+// functions, struct fields and package-level variables (to every store in
+// the package).
+func (r *Result) FuncOrigin(fn *ssa.Function, v ssa.Value) Origin {
+	return r.a.origin(fn, v, 0)
+}
+
+func (a *analyzer) origin(fn *ssa.Function, v ssa.Value, depth int) Origin {
+	if depth > maxOriginDepth {
+		return Origin{Unknown: "a value passed through many steps"}
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	if o, ok := a.origins[v]; ok {
+		return o
+	}
+	a.origins[v] = Origin{} // in progress: a cycle adds nothing
+	o := a.originOf(fn, v, depth+1)
+	a.origins[v] = o
+	return o
+}
+
+func (a *analyzer) originOf(fn *ssa.Function, v ssa.Value, depth int) Origin {
+	if isCancelFunc(v) {
+		return Origin{} // cancelling a context under a lock is idiomatic
+	}
+	switch v := v.(type) {
+	case *ssa.Function:
+		return Origin{Targets: []*ssa.Function{v}}
+	case *ssa.MakeClosure:
+		g, _ := v.Fn.(*ssa.Function)
+		if g == nil {
+			return Origin{Unknown: "a closure"}
+		}
+		if m, iface, ok := BoundMethod(g); ok {
+			if iface || m == nil {
+				return Origin{Unknown: "a method value of an interface"}
+			}
+			return Origin{Targets: []*ssa.Function{m}, Bound: map[*ssa.Function]bool{m: true}}
+		}
+		return Origin{Targets: []*ssa.Function{g}}
+	case *ssa.Const:
+		return Origin{} // nil
+	case *ssa.ChangeType:
+		return a.origin(fn, v.X, depth)
+	case *ssa.Convert:
+		return a.origin(fn, v.X, depth)
+	case *ssa.MakeInterface:
+		return a.origin(fn, v.X, depth)
+	case *ssa.TypeAssert:
+		return a.origin(fn, v.X, depth)
+	case *ssa.Phi:
+		var o Origin
+		for _, e := range v.Edges {
+			o.merge(a.origin(fn, e, depth))
+		}
+		return o
+	case *ssa.Parameter:
+		return a.paramOrigin(fn, v, depth)
+	case *ssa.FreeVar:
+		return a.bindingOrigin(fn, v, depth, false)
+	case *ssa.UnOp:
+		switch v.Op {
+		case token.ARROW:
+			return a.elemOrigin(fn, v.X, depth)
+		case token.MUL:
+			return a.loadOrigin(fn, v.X, depth)
+		}
+	case *ssa.Lookup:
+		return a.elemOrigin(fn, v.X, depth)
+	case *ssa.Index:
+		return a.elemOrigin(fn, v.X, depth)
+	case *ssa.Field:
+		if f := structField(v.X.Type(), v.Field); f != nil {
+			return a.fieldOrigin(f, depth)
+		}
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Call:
+			return a.resultOrigin(t, v.Index, depth)
+		case *ssa.Lookup:
+			return a.elemOrigin(fn, t.X, depth)
+		case *ssa.Next:
+			if rng, ok := t.Iter.(*ssa.Range); ok {
+				return a.elemOrigin(fn, rng.X, depth)
+			}
+		case *ssa.UnOp:
+			return a.elemOrigin(fn, t.X, depth)
+		case *ssa.TypeAssert:
+			return a.origin(fn, t.X, depth)
+		}
+	case *ssa.Call:
+		return a.resultOrigin(v, 0, depth)
+	}
+	return Origin{Unknown: "a value computed here"}
+}
+
+// loadOrigin resolves a value loaded from addr.
+func (a *analyzer) loadOrigin(fn *ssa.Function, addr ssa.Value, depth int) Origin {
+	switch addr := addr.(type) {
+	case *ssa.Alloc:
+		return a.cellOrigin(fn, addr, depth)
+	case *ssa.FreeVar:
+		return a.bindingOrigin(fn, addr, depth, true)
+	case *ssa.Global:
+		return a.globalOrigin(addr, depth)
+	case *ssa.FieldAddr:
+		if f := fieldVar(addr); f != nil {
+			return a.fieldOrigin(f, depth)
+		}
+	case *ssa.IndexAddr:
+		return a.elemOrigin(fn, addr.X, depth)
+	}
+	return Origin{Unknown: "a value loaded through a pointer"}
+}
+
+// cellOrigin resolves what a local variable (its cell) holds: every store
+// into it, here and in the closures that capture it.
+func (a *analyzer) cellOrigin(fn *ssa.Function, cell *ssa.Alloc, depth int) Origin {
+	var o Origin
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr == cell {
+				o.merge(a.origin(fn, r.Val, depth))
+			}
+		case *ssa.MakeClosure:
+			g, _ := r.Fn.(*ssa.Function)
+			if g == nil {
+				continue
+			}
+			for i, b := range r.Bindings {
+				if b != cell || i >= len(g.FreeVars) {
+					continue
+				}
+				for _, fref := range *g.FreeVars[i].Referrers() {
+					if st, ok := fref.(*ssa.Store); ok && st.Addr == g.FreeVars[i] {
+						o.merge(a.origin(g, st.Val, depth))
+					}
+				}
+			}
+		}
+	}
+	return o
+}
+
+// bindingOrigin resolves a closure's free variable through the values its
+// parent binds to it, at every MakeClosure of the closure. cell is true
+// when the free variable is a captured variable's cell (loaded through).
+func (a *analyzer) bindingOrigin(fn *ssa.Function, fv *ssa.FreeVar, depth int, cell bool) Origin {
+	parent := fn.Parent()
+	if parent == nil {
+		return Origin{Unknown: "a captured variable"}
+	}
+	idx := slices.Index(fn.FreeVars, fv)
+	var o Origin
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || idx < 0 || idx >= len(mc.Bindings) {
+				continue
+			}
+			if cell {
+				o.merge(a.loadOrigin(parent, mc.Bindings[idx], depth))
+			} else {
+				o.merge(a.origin(parent, mc.Bindings[idx], depth))
+			}
+		}
+	}
+	return o
+}
+
+// globalOrigin resolves a package-level func variable through every store
+// into it (its initialiser included). Another package's variable, or an
+// exported one, can hold what other packages put there.
+func (a *analyzer) globalOrigin(g *ssa.Global, depth int) Origin {
+	obj := g.Object()
+	if g.Pkg == nil || g.Pkg != a.pkg {
+		return Origin{Unknown: "variable " + g.Name() + " of another package"}
+	}
+	var o Origin
+	for _, s := range a.index.globalStores[g] {
+		o.merge(a.origin(s.fn, s.val, depth))
+	}
+	if obj != nil && obj.Exported() {
+		o.merge(Origin{Unknown: "exported variable " + g.Name() + ", which other packages may set"})
+	}
+	return o
+}
+
+// fieldOrigin resolves a func field through every store into it in the
+// package, composite literals included. An exported field is a hook that
+// the package's users set: a registered callback.
+func (a *analyzer) fieldOrigin(f *types.Var, depth int) Origin {
+	f = f.Origin()
+	var o Origin
+	if f.Exported() {
+		o.Supplied = "exported field " + f.Name() + ", which callers set"
+	}
+	if f.Pkg() != a.pkg.Pkg {
+		if o.Supplied == "" {
+			o.Unknown = "field " + f.Name() + " of another package's type"
+		}
+		return o
+	}
+	stores := a.index.fieldStores[f]
+	for _, s := range stores {
+		o.merge(a.origin(s.fn, s.val, depth))
+	}
+	if len(stores) == 0 && o.Supplied == "" {
+		o.Unknown = "field " + f.Name() + ", which the package never sets"
+	}
+	return o
+}
+
+// paramOrigin resolves a parameter through the arguments of every call in
+// the package. An exported function's (or method's) parameters are
+// supplied by its callers; a function used as a value can be called from
+// anywhere.
+func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Origin {
+	i := slices.Index(fn.Params, p)
+	decl := declaredFn(fn)
+	if fn.Parent() == nil && exportedFunc(decl) {
+		return Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
+	}
+	if a.index.escapes[decl] {
+		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which is also called indirectly"}
+	}
+	if obj := FuncObject(decl); obj != nil && a.index.invoked[obj] {
+		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which is also called through an interface"}
+	}
+	if fn.Parent() == nil && a.funcs[decl] == nil {
+		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg)}
+	}
+	calls := a.index.calls[decl]
+	if len(calls) == 0 {
+		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which the package never calls"}
+	}
+	var o Origin
+	for _, cs := range calls {
+		if i >= 0 && i < len(cs.call.Args) {
+			o.merge(a.origin(cs.fn, cs.call.Args[i], depth))
+		}
+	}
+	return o
+}
+
+// resultOrigin resolves the idx'th result of a call: through the returns of
+// a function of the package; a function of the standard library returns
+// its own code (an iterator, a cancel function); other results are not
+// decided here.
+func (a *analyzer) resultOrigin(call *ssa.Call, idx int, depth int) Origin {
+	c := call.Common()
+	if c.IsInvoke() {
+		return Origin{Unknown: "a result of interface method " + c.Method.Name()}
+	}
+	callee := StaticCallee(c)
+	if callee == nil {
+		return Origin{Unknown: "a result of a func value"}
+	}
+	decl := a.declared(callee)
+	if a.funcs[decl] != nil {
+		var o Origin
+		for _, b := range decl.Blocks {
+			if ret, ok := lastInstr(b).(*ssa.Return); ok && idx < len(ret.Results) {
+				o.merge(a.origin(decl, ret.Results[idx], depth))
+			}
+		}
+		return o
+	}
+	if obj := FuncObject(callee); obj != nil && inStd(callee.Prog.Fset, obj) {
+		return Origin{}
+	}
+	return Origin{Unknown: "a result of " + SSAFuncName(callee, a.pkg.Pkg)}
+}
+
+// TargetArgs returns the arguments a call with args passes to target t:
+// a method reached as a method value gets its receiver first, unknown here
+// (nil).
+func (o Origin) TargetArgs(t *ssa.Function, args []ssa.Value) []ssa.Value {
+	if o.Bound[t] {
+		return append([]ssa.Value{nil}, args...)
+	}
+	return args
+}
+
+// exportedFunc reports whether other packages can call fn: an exported
+// function, or a method with an exported name (reachable through
+// interfaces even on an unexported type).
+func exportedFunc(fn *ssa.Function) bool {
+	obj := FuncObject(fn)
+	if obj == nil {
+		return false
+	}
+	return obj.Exported()
+}
+
+// structField returns field i of the struct type t (or of what t points to).
+func structField(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return nil
+	}
+	return st.Field(i)
+}
+
+func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
+}
