@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -59,9 +60,11 @@ type checker struct {
 }
 
 // A shard is a lock taken through an index (c.shards[i].mu) or through a
-// call that returns a pointer into an indexed container (c.shardFor(k)).
+// call that returns a pointer into an indexed container (c.shardFor(k)):
+// the element's own lock, in a fixed partition (an array, or a slice built
+// once and never resized) owned by one object.
 type shard struct {
-	owner     string    // root key of the container's owner, such as "p0"
+	owner     string    // key of the object that owns the container, such as "p0"
 	container string    // class of the container, such as "(*pkg.Cache).shards"
 	index     ssa.Value // the index, when taken directly; nil through a call
 }
@@ -78,7 +81,7 @@ func (c *checker) function(f *summary.Func) {
 			case *ssa.Call:
 				op := lockstate.OpOf(instr.Common())
 				if op.Kind == lockstate.NoOp && hasEvent {
-					c.callTakesShard(f, instr, ev.State.MustHeld())
+					c.callTakesShard(f, instr, f.Flow.Shared(ev.State.MustHeld(), instr))
 					continue
 				}
 				if op.Kind != lockstate.Acquire {
@@ -93,7 +96,7 @@ func (c *checker) function(f *summary.Func) {
 					id.Name = name
 				}
 				if hasEvent {
-					held := ev.State.MustHeld()
+					held := f.Flow.Shared(ev.State.MustHeld(), instr)
 					c.aboveShards(id, sh, instr.Pos(), held)
 					c.shardOrder(f, id, sh, instr.Pos(), held, shards)
 				}
@@ -119,10 +122,107 @@ func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []locksta
 	}
 	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
 	for _, t := range takes {
-		if indexed(t.Lock.Key) {
-			c.aboveShards(t.Lock, shard{owner: rootKey(t.Lock.Key)}, call.Pos(), held)
+		owner, ok := elementLock(t.Lock.Key)
+		if !ok || !c.res.FixedContainer(c.containerField(t.Lock.Full)) {
+			continue
+		}
+		c.aboveShards(t.Lock, shard{owner: owner}, call.Pos(), held)
+	}
+}
+
+// elementLock reports whether a lock key names an element's own lock in
+// an indexed container ("p0.shards[v:t3].mu", "p0.shards[i].RWMutex"), and
+// returns the key of the container's owner ("p0"). A lock reached from the
+// element through a further field ("p0.blks[i].store.log.mu", a
+// back-pointer out of the element) is not the element's.
+func elementLock(key string) (owner string, ok bool) {
+	open := strings.LastIndexByte(key, '[')
+	if open < 0 {
+		return "", false
+	}
+	depth, end := 0, -1
+	for i := open; i < len(key); i++ {
+		switch key[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		}
+		if depth == 0 {
+			end = i
+			break
 		}
 	}
+	if end < 0 || !ownLockPath(key[end+1:]) {
+		return "", false
+	}
+	cont := key[:open]
+	dot := strings.LastIndexByte(cont, '.')
+	if dot < 0 {
+		return "", false
+	}
+	return cont[:dot], true
+}
+
+// ownLockPath reports whether the path below an object is one of its own
+// lock fields: ".mu", an embedded ".Mutex", or ".mu.Mutex" (a lock in a
+// struct field).
+func ownLockPath(path string) bool {
+	segs := strings.Split(strings.TrimPrefix(path, "."), ".")
+	switch {
+	case !strings.HasPrefix(path, ".") || strings.ContainsAny(path, "[]"):
+		return false
+	case len(segs) == 1:
+		return true
+	case len(segs) == 2:
+		return segs[1] == "Mutex" || segs[1] == "RWMutex"
+	}
+	return false
+}
+
+// containerField resolves the container field of a lock's full class,
+// "(*pkg.Cache).shards[].mu" or "(*pkg.DB).opts.cache.shards[].mu", through
+// the package's types; nil when it cannot.
+func (c *checker) containerField(full string) *types.Var {
+	open := strings.Index(full, "[")
+	if !strings.HasPrefix(full, "(*") || open < 0 {
+		return nil
+	}
+	close := strings.Index(full, ")")
+	if close < 0 || close > open {
+		return nil
+	}
+	typeName := full[2:close]
+	dot := strings.LastIndexByte(typeName, '.')
+	if dot < 0 || typeName[:dot] != c.pass.Pkg.Path() {
+		return nil
+	}
+	tn, ok := c.pass.Pkg.Scope().Lookup(typeName[dot+1:]).(*types.TypeName)
+	if !ok {
+		return nil
+	}
+	t := tn.Type()
+	var f *types.Var
+	for _, name := range strings.Split(strings.TrimPrefix(full[close+1:open], "."), ".") {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		f = nil
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Name() == name {
+				f = st.Field(i)
+			}
+		}
+		if f == nil {
+			return nil
+		}
+		t = f.Type()
+	}
+	return f
 }
 
 // inLoop reports whether block b lies on a cycle of its function's
@@ -145,47 +245,68 @@ func inLoop(b *ssa.BasicBlock) bool {
 	return false
 }
 
-// shardOf reports whether the lock whose address is v is a shard's lock.
+// shardOf reports whether the lock whose address is v is a shard's lock:
+// a lock field of an element (a value, or what a pointer element points
+// to) of a fixed container field, or of the element a shard selector
+// returns.
 func (c *checker) shardOf(f *summary.Func, v ssa.Value, b *ssa.BasicBlock) (shard, bool) {
-	for range 16 {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return shard{}, false
-			}
-			v = x.X
-		case *ssa.IndexAddr:
-			if _, phi := x.Index.(*ssa.Phi); phi || inLoop(b) {
-				// A loop over the elements (or an index chosen by
-				// branches): not one shard picked by key.
-				return shard{}, false
-			}
-			cont := f.Flow.IDOf(x.X)
-			return shard{owner: rootKey(cont.Key), container: cont.Class, index: x.Index}, cont.Class != ""
-		case *ssa.Call:
-			callee := x.Call.StaticCallee()
-			if callee == nil || !returnsShard(callee) || len(x.Call.Args) == 0 {
-				return shard{}, false
-			}
-			recv := f.Flow.IDOf(x.Call.Args[0])
-			return shard{owner: rootKey(recv.Key), container: shardContainer(callee)}, true
-		default:
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return shard{}, false
+	}
+	elem := fa.X
+	if inner, ok := elem.(*ssa.FieldAddr); ok && lockstate.IsLockType(inner.Type()) {
+		elem = inner.X // a lock in a struct field: mu.Mutex
+	}
+	if u, ok := elem.(*ssa.UnOp); ok && u.Op == token.MUL {
+		elem = u.X // a pointer element: shards []*shard
+	}
+	switch x := elem.(type) {
+	case *ssa.IndexAddr:
+		if _, phi := x.Index.(*ssa.Phi); phi || inLoop(b) {
+			// A loop over the elements (or an index chosen by
+			// branches): not one shard picked by key.
 			return shard{}, false
 		}
+		if _, isConst := x.Index.(*ssa.Const); isConst {
+			return shard{}, false
+		}
+		cont, owner, ok := c.container(f, x.X)
+		if !ok {
+			return shard{}, false
+		}
+		return shard{owner: owner, container: cont, index: x.Index}, true
+	case *ssa.Call:
+		callee := x.Call.StaticCallee()
+		if callee == nil || len(x.Call.Args) == 0 {
+			return shard{}, false
+		}
+		cont := c.shardContainer(callee)
+		if cont == "" {
+			return shard{}, false
+		}
+		return shard{owner: f.Flow.IDOf(x.Call.Args[0]).Key, container: cont}, true
 	}
 	return shard{}, false
 }
 
-// returnsShard reports whether every return of fn returns the address of an
-// element of an array or slice field: a shard selector such as shardFor.
-func returnsShard(fn *ssa.Function) bool {
-	return shardContainer(fn) != ""
+// container reports whether x, the operand of an IndexAddr, is a fixed
+// container field (the field's address for an array, its loaded value for
+// a slice), and returns its class and its owner's key.
+func (c *checker) container(f *summary.Func, x ssa.Value) (class, owner string, ok bool) {
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		x = u.X
+	}
+	fa, ok := x.(*ssa.FieldAddr)
+	if !ok || !c.res.FixedContainer(fieldVar(fa)) {
+		return "", "", false
+	}
+	return lockstate.FieldClass(fa), f.Flow.IDOf(fa.X).Key, true
 }
 
-// shardContainer names the container a shard selector indexes, or "".
-func shardContainer(fn *ssa.Function) string {
+// shardContainer names the fixed container of the receiver that every
+// return of fn points into (a shard selector such as shardFor), or "".
+func (c *checker) shardContainer(fn *ssa.Function) string {
 	container := ""
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
@@ -195,17 +316,20 @@ func shardContainer(fn *ssa.Function) string {
 		if len(ret.Results) != 1 {
 			return ""
 		}
-		ia, ok := ret.Results[0].(*ssa.IndexAddr)
+		v := ret.Results[0]
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+			v = u.X // an element of []*shard
+		}
+		ia, ok := v.(*ssa.IndexAddr)
 		if !ok {
 			return ""
 		}
-		fa, ok := ia.X.(*ssa.FieldAddr)
-		if !ok {
-			if u, isLoad := ia.X.(*ssa.UnOp); isLoad {
-				fa, ok = u.X.(*ssa.FieldAddr)
-			}
+		x := ia.X
+		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+			x = u.X
 		}
-		if !ok {
+		fa, ok := x.(*ssa.FieldAddr)
+		if !ok || len(fn.Params) == 0 || !isParam(fn, fa.X, 0) || !c.res.FixedContainer(fieldVar(fa)) {
 			return ""
 		}
 		name := lockstate.FieldClass(fa)
@@ -215,6 +339,26 @@ func shardContainer(fn *ssa.Function) string {
 		container = name
 	}
 	return container
+}
+
+// isParam reports whether v is fn's i'th parameter (or its captured cell).
+func isParam(fn *ssa.Function, v ssa.Value, i int) bool {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if cell, ok := u.X.(*ssa.Alloc); ok {
+			v = lockstate.CellValue(cell)
+		}
+	}
+	return i < len(fn.Params) && v == fn.Params[i]
+}
+
+// fieldVar returns the struct field a FieldAddr selects.
+func fieldVar(fa *ssa.FieldAddr) *types.Var {
+	t := fa.X.Type().Underlying().(*types.Pointer).Elem()
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
 }
 
 // rootKey is the root of a lock key: "p0" for "p0.shards[i].mu".
@@ -227,6 +371,13 @@ func rootKey(key string) string {
 
 func indexed(key string) bool { return strings.Contains(key, "[") }
 
+// ownerLock reports whether the lock key is a lock of the object whose key
+// is owner: one of its lock fields.
+func ownerLock(key, owner string) bool {
+	rest, ok := strings.CutPrefix(key, owner)
+	return ok && ownLockPath(rest)
+}
+
 // aboveShards reports the locks of the shards' owner (or package-level
 // locks) held while a shard's lock is taken.
 func (c *checker) aboveShards(id lockstate.ID, sh shard, pos token.Pos, held []lockstate.Held) {
@@ -234,8 +385,8 @@ func (c *checker) aboveShards(id lockstate.ID, sh shard, pos token.Pos, held []l
 		if h.Key == id.Key || indexed(h.Key) || c.reported[h.Pos] {
 			continue
 		}
-		if rootKey(h.Key) != sh.owner && h.Root != lockstate.RootGlobal {
-			continue
+		if !ownerLock(h.Key, sh.owner) && h.Root != lockstate.RootGlobal {
+			continue // another object's lock: lockorder's business
 		}
 		c.reported[h.Pos] = true
 		c.report(analysis.Diagnostic{

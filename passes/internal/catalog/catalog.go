@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Categories of blocking operations, as used in heldcall diagnostics.
@@ -31,6 +32,15 @@ var Kinds = []string{DB, Exec, File, Net, Sleep, Wait}
 type Catalog struct {
 	blocking map[string]string
 	direct   map[string]string
+	// memo caches Blocking by function (FullName allocates, and every
+	// call site asks); several analyzers ask at once.
+	mu   sync.Mutex
+	memo map[*types.Func]memoEntry
+}
+
+type memoEntry struct {
+	kind string
+	ok   bool
 }
 
 // Default returns a new catalogue with the standard library and common
@@ -53,7 +63,10 @@ func (c *Catalog) Add(name, kind string) error {
 	if name == "" || strings.ContainsAny(name, " \t") {
 		return fmt.Errorf("bad function name %q", name)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.blocking[name] = kind
+	c.memo = nil
 	return nil
 }
 
@@ -80,6 +93,20 @@ func (c *Catalog) Blocking(fn *types.Func) (string, bool) {
 	if fn == nil {
 		return "", false
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.memo[fn]; ok {
+		return e.kind, e.ok
+	}
+	kind, ok := c.blocking1(fn)
+	if c.memo == nil {
+		c.memo = map[*types.Func]memoEntry{}
+	}
+	c.memo[fn] = memoEntry{kind, ok}
+	return kind, ok
+}
+
+func (c *Catalog) blocking1(fn *types.Func) (string, bool) {
 	kind, ok := c.blocking[fn.FullName()]
 	if ok {
 		return kind, true

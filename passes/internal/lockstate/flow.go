@@ -35,6 +35,9 @@ type Config struct {
 	// Free gives, for a closure analysed in its caller's context, the
 	// caller's identity of each captured variable.
 	Free []ID
+	// Visit, if set, is called once for every instruction of the
+	// function's reachable blocks with the locks held just before it.
+	Visit func(instr ssa.Instruction, s State)
 }
 
 // An Event is an instruction executed while at least one lock may be held,
@@ -57,8 +60,6 @@ type Result struct {
 	// result of a wrapper returning mu.Unlock) to that lock.
 	unlockers map[ssa.Value]ID
 	reachable []bool // by block index
-	entry     []*State
-	an        *analysis
 }
 
 // IsUnlocker reports whether calling the func value v releases a lock: it
@@ -161,27 +162,8 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 	for i := range in {
 		r.reachable[i] = in[i] != nil
 	}
-	r.entry = in
-	r.an = a
+	r.ident.frozen = true
 	return r
-}
-
-// Replay calls f for every instruction of the function's reachable blocks
-// with the locks held just before it.
-func (r *Result) Replay(f func(instr ssa.Instruction, s State)) {
-	if r.an == nil {
-		return
-	}
-	for _, b := range r.Fn.Blocks {
-		if b.Index >= len(r.entry) || r.entry[b.Index] == nil {
-			continue
-		}
-		s := *r.entry[b.Index]
-		for _, instr := range b.Instrs {
-			f(instr, s)
-			s = r.an.step(instr, s)
-		}
-	}
 }
 
 // Reachable reports whether block b runs at all: blocks behind a branch on
@@ -287,6 +269,9 @@ func (a *analysis) edge(b *ssa.BasicBlock, i int, s State) State {
 // block applies the transfer function of each instruction of b to s.
 func (a *analysis) block(b *ssa.BasicBlock, s State, record bool) State {
 	for _, instr := range b.Instrs {
+		if record && a.cfg.Visit != nil {
+			a.cfg.Visit(instr, s)
+		}
 		if record && (len(s.Held) > 0 || len(s.Released) > 0) && interesting(instr) {
 			if a.res.byInstr == nil {
 				a.res.byInstr = make(map[ssa.Instruction]int)

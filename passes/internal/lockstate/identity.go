@@ -58,8 +58,11 @@ type identifier struct {
 	// free holds, for a closure analysed in its caller's context, the
 	// identity of each captured variable in the caller.
 	free []ID
-	// allocs maps the keys of locals to their allocation.
+	// allocs maps the keys of locals to their allocation. It is filled
+	// while the function is analysed and read-only once frozen (a Result
+	// is queried by several analyzers at once).
 	allocs map[string]*ssa.Alloc
+	frozen bool
 }
 
 // of returns the identity of the lock whose address (or interface value) is v.
@@ -128,10 +131,12 @@ func (k *identifier) of(v ssa.Value) ID {
 			name = v.Name()
 		}
 		id := ID{Key: "l:" + name + "@" + strconv.Itoa(int(v.Pos())), Name: name, Root: RootLocal}
-		if k.allocs == nil {
-			k.allocs = map[string]*ssa.Alloc{}
+		if !k.frozen {
+			if k.allocs == nil {
+				k.allocs = map[string]*ssa.Alloc{}
+			}
+			k.allocs[id.Key] = v
 		}
-		k.allocs[id.Key] = v
 		if _, ptr := v.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); !ptr {
 			// The variable holds the lock (or a struct with it) by
 			// value: the lock belongs to this function. A variable

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"reflect"
 	"sort"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -51,6 +52,8 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 		return f.Summary
 	}
 	if obj := FuncObject(fn); obj != nil {
+		r.a.mu.Lock()
+		defer r.a.mu.Unlock()
 		return r.external[obj]
 	}
 	return nil
@@ -61,6 +64,11 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 func (r *Result) CondLock(cond string) string { return r.conds[cond] }
 
 type analyzer struct {
+	// mu guards the caches filled on demand (origins, implementations,
+	// imported summaries, ...): lockaudit's analyzers query one Result
+	// concurrently.
+	mu sync.Mutex
+
 	res          *Result
 	pass         *analysis.Pass
 	pkg          *ssa.Package
@@ -69,7 +77,8 @@ type analyzer struct {
 	flows        map[*ssa.Function]*lockstate.Result
 	external     map[*types.Func]*Summary
 	conds        map[string]string
-	impls        map[implKey][]*types.Func
+	impls        map[types.Type][]types.Type // implementing types, by interface
+	concrete     []*types.Named              // see visibleTypes
 	visible      []*types.Package
 	exposedTypes map[*types.Named]bool
 	typeNames    []string
@@ -92,11 +101,12 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		funcs:        make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
 		flows:        make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
 		external:     map[*types.Func]*Summary{},
-		impls:        map[implKey][]*types.Func{},
+		impls:        map[types.Type][]types.Type{},
 		exposedTypes: map[*types.Named]bool{},
 		quiet:        quietPackage(pass.Pkg.Path()),
 		srcFuncs:     ssainfo.SrcFuncs,
 		origins:      map[ssa.Value]Origin{},
+		guarding:     map[string]bool{},
 		guards:       map[*ssa.Function]*guards{},
 	}
 	for name, m := range a.pkg.Members {
@@ -123,7 +133,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	for _, scc := range sccOrder(ssainfo.SrcFuncs, edges) {
 		for _, fn := range scc {
 			*at = fn.Pos()
-			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects})
+			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Visit: a.visitor(fn)})
 			a.flows[fn] = flow
 			a.funcs[fn].Flow = flow
 			a.funcs[fn].Summary.Effects = flow.Exit

@@ -222,3 +222,61 @@ func isAppend(call *ssa.Call) bool {
 	b, ok := call.Call.Value.(*ssa.Builtin)
 	return ok && b.Name() == "append"
 }
+
+// FixedContainer reports whether the field f holds a fixed partition: an
+// array, or a slice that the package only ever sets to a newly made slice
+// (make, a literal) and never grows, trims or reslices. The elements of a
+// growing slice (a log's segments, a server's connections) are a
+// collection, not shards.
+func (r *Result) FixedContainer(f *types.Var) bool {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.fixedContainer(f)
+}
+
+func (a *analyzer) fixedContainer(f *types.Var) bool {
+	if f == nil {
+		return false
+	}
+	t := f.Type().Underlying()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem().Underlying()
+	}
+	switch t.(type) {
+	case *types.Array:
+		return true
+	case *types.Slice:
+	default:
+		return false
+	}
+	f = f.Origin()
+	if f.Pkg() != a.pkg.Pkg {
+		return false // set where this package cannot see
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	for _, s := range a.index.fieldStores[f] {
+		if !freshSlice(s.val) {
+			return false
+		}
+	}
+	// Elements assigned through an index keep the partition; an append
+	// into the field's slice is a store of its result, seen above.
+	return true
+}
+
+// freshSlice reports whether v is a newly made slice: make([]T, n), a
+// slice literal, or nil.
+func freshSlice(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.MakeSlice:
+		return true
+	case *ssa.Const:
+		return v.IsNil()
+	case *ssa.Slice:
+		_, lit := v.X.(*ssa.Alloc)
+		return lit
+	}
+	return false
+}

@@ -27,6 +27,13 @@ type Dispatch struct {
 // pattern of gRPC's balancer API). A closed set is resolved to the concrete
 // types, in this package and the packages it imports, that implement it.
 func (r *Result) Dispatch(flow *lockstate.Result, c *ssa.CallCommon) Dispatch {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.dispatch(flow, c)
+}
+
+func (a *analyzer) dispatch(flow *lockstate.Result, c *ssa.CallCommon) Dispatch {
+	r := a.res
 	m := c.Method
 	if ms, ok := r.FieldMethods(flow, c.Value, m); ok {
 		var out []*types.Func
@@ -38,17 +45,17 @@ func (r *Result) Dispatch(flow *lockstate.Result, c *ssa.CallCommon) Dispatch {
 		return Dispatch{Methods: out}
 	}
 	t := c.Value.Type()
-	name := types.TypeString(t, types.RelativeTo(r.Pkg.Pkg))
+	name := func() string { return types.TypeString(t, types.RelativeTo(r.Pkg.Pkg)) }
 	iface, _ := t.Underlying().(*types.Interface)
 	if iface == nil || !closedInterface(t, iface, m) {
-		return Dispatch{Open: name + " can be implemented outside this module"}
+		return Dispatch{Open: name() + " can be implemented outside this module"}
 	}
 	if r.a.exposed(t, iface) {
-		return Dispatch{Open: "the package's exported API accepts any " + name}
+		return Dispatch{Open: "the package's exported API accepts any " + name()}
 	}
 	impls := r.a.implementations(t, iface, m)
 	if len(impls) == 0 {
-		return Dispatch{Open: "no implementation of " + name + " is visible here"}
+		return Dispatch{Open: "no implementation of " + name() + " is visible here"}
 	}
 	return Dispatch{Methods: impls}
 }
@@ -164,11 +171,36 @@ func internalPath(path string) bool {
 // interface t among the named types of this package and of every package
 // it imports, directly or not.
 func (a *analyzer) implementations(t types.Type, iface *types.Interface, m *types.Func) []*types.Func {
-	key := implKey{t: t.String(), m: m.Name()}
-	if out, ok := a.impls[key]; ok {
-		return out
+	key := t // named types are canonical; other interfaces are rare
+	impls, ok := a.impls[key]
+	if !ok {
+		for _, named := range a.visibleTypes() {
+			switch {
+			case types.Implements(named, iface):
+				impls = append(impls, named)
+			case types.Implements(types.NewPointer(named), iface):
+				impls = append(impls, types.NewPointer(named))
+			}
+		}
+		a.impls[key] = impls
 	}
 	var out []*types.Func
+	for _, recv := range impls {
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, m.Pkg(), m.Name())
+		if fn, ok := obj.(*types.Func); ok {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// visibleTypes returns the concrete, non-generic named types declared in
+// this package and in every package it imports, directly or not.
+func (a *analyzer) visibleTypes() []*types.Named {
+	if a.concrete != nil {
+		return a.concrete
+	}
+	a.concrete = []*types.Named{}
 	for _, pkg := range a.visiblePackages() {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
@@ -180,23 +212,11 @@ func (a *analyzer) implementations(t types.Type, iface *types.Interface, m *type
 			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
 				continue
 			}
-			for _, recv := range []types.Type{named, types.NewPointer(named)} {
-				if !types.Implements(recv, iface) {
-					continue
-				}
-				obj, _, _ := types.LookupFieldOrMethod(recv, true, m.Pkg(), m.Name())
-				if fn, ok := obj.(*types.Func); ok {
-					out = append(out, fn)
-				}
-				break
-			}
+			a.concrete = append(a.concrete, named)
 		}
 	}
-	a.impls[key] = out
-	return out
+	return a.concrete
 }
-
-type implKey struct{ t, m string }
 
 // visiblePackages returns this package and every package it imports,
 // directly or not.
@@ -223,6 +243,8 @@ func (a *analyzer) visiblePackages() []*types.Package {
 // SummaryOfMethod returns the summary of a concrete method, of this package
 // or imported as a fact.
 func (r *Result) SummaryOfMethod(obj *types.Func) *Summary {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
 	return r.a.summaryOfObj(obj)
 }
 

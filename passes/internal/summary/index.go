@@ -92,15 +92,8 @@ func (ix *pkgIndex) instr(fn *ssa.Function, instr ssa.Instruction) {
 		}
 	}
 	// Functions used as values, other than as the callee of a call.
-	var rands [8]*ssa.Value
-	for i, op := range instr.Operands(rands[:0]) {
-		if op == nil || *op == nil {
-			continue
-		}
-		if _, isCall := instr.(ssa.CallInstruction); isCall && i == 0 {
-			continue // the callee
-		}
-		switch v := (*op).(type) {
+	for _, v := range valueOperands(instr) {
+		switch v := v.(type) {
 		case *ssa.Function:
 			ix.escapes[declaredFn(v)] = true
 		case *ssa.MakeClosure:
@@ -139,4 +132,32 @@ func declaredFn(fn *ssa.Function) *ssa.Function {
 		return o
 	}
 	return fn
+}
+
+// valueOperands returns the operands of instr through which a function can
+// be passed, stored or returned as a value (not called). It reads the
+// instruction's fields directly: Operands allocates, and this runs for
+// every instruction of the package.
+func valueOperands(instr ssa.Instruction) []ssa.Value {
+	switch instr := instr.(type) {
+	case ssa.CallInstruction:
+		return instr.Common().Args
+	case *ssa.Store:
+		return []ssa.Value{instr.Val}
+	case *ssa.MakeInterface:
+		return []ssa.Value{instr.X}
+	case *ssa.ChangeType:
+		return []ssa.Value{instr.X}
+	case *ssa.Return:
+		return instr.Results
+	case *ssa.Phi:
+		return instr.Edges
+	case *ssa.Send:
+		return []ssa.Value{instr.X}
+	case *ssa.MapUpdate:
+		return []ssa.Value{instr.Value}
+	case *ssa.MakeClosure:
+		return instr.Bindings
+	}
+	return nil
 }

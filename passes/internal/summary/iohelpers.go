@@ -18,6 +18,13 @@ var ioMethods = []string{"Write", "WriteString", "Read", "ReadFrom", "WriteTo"}
 // by its summary, the reason. Values of unknown dynamic type are not
 // judged.
 func (r *Result) IOBlocking(arg ssa.Value) (kind, method string, reason *Reason, ok bool) {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.ioBlocking(arg)
+}
+
+func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reason, ok bool) {
+	r := a.res
 	if standardStream(arg) {
 		return "", "", nil, false // printing, like logging, is accepted under a lock
 	}

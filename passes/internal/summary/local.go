@@ -19,6 +19,7 @@ type site struct {
 	bindings []ssa.Value      // a closure's captured values
 	released []string         // classes of the caller's locks released at the call
 	when     []lockstate.Cond // conditions under which the call runs
+	seen     int              // 1 + the callee summary's version last merged, 0 for none
 }
 
 // local is what a function's own instructions say about it, before its
@@ -124,7 +125,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			setBlock(kind, FuncName(c.Method, nil), "")
 			return
 		}
-		d := a.res.Dispatch(flow, c)
+		d := a.dispatch(flow, c)
 		if d.Open == "" {
 			args := append([]ssa.Value{c.Value}, c.Args...)
 			for _, m := range d.Methods {

@@ -64,6 +64,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		work = work[1:]
 		queued[fn] = false
 		if a.combine(fn, locals[fn]) {
+			a.funcs[fn].Summary.version++
 			for _, c := range callers[fn] {
 				if !queued[c] {
 					queued[c] = true
@@ -85,35 +86,8 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	// deeper helpers end in the package's own dispatch tables and hooks
 	// (encoders' op tables, cipher-suite constructors) far more often than
 	// in foreign code.
-	merge := func(c *Summary, st site) {
-		if c == nil {
-			return
-		}
-		if a.quiet {
-			c = &Summary{Acquires: c.Acquires}
-		}
-		for _, b := range c.Blocks {
-			ok, when, dropped := condsHold(fn, b.When, st.args)
-			if !ok {
-				continue // cannot happen with these arguments
-			}
-			r := b.extend(name)
-			r.When = append(slices.Clip(st.when), when...)
-			r.Guarded = r.Guarded || dropped
-			// The caller's own locks released around this call are
-			// released around the operation too.
-			r.Released = append(slices.Clip(r.Released), st.released...)
-			if s.addBlock(r) {
-				changed = true
-			}
-		}
-		for _, cl := range c.Acquires {
-			if s.addAcquire(cl) {
-				changed = true
-			}
-		}
-	}
-	for _, st := range l.sites {
+	for i := range l.sites {
+		st := &l.sites[i]
 		var cs *Summary
 		var calleeName string
 		if st.callee != nil {
@@ -124,7 +98,18 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 			cs = a.summaryOfObj(st.method)
 			calleeName = FuncName(st.method, nil)
 		}
-		merge(cs, st)
+		if cs != nil && st.seen == cs.version+1 {
+			// The callee has not changed since this site was last
+			// merged: only the func values it calls may have.
+			changed = a.combineFuncArgs(fn, s, name, calleeName, cs, *st) || changed
+			continue
+		}
+		if cs != nil {
+			st.seen = cs.version + 1
+		}
+		if a.mergeBlocks(fn, s, name, cs, *st) {
+			changed = true
+		}
 		if cs != nil {
 			for _, t := range cs.Takes {
 				holds, when, _ := condsHold(fn, t.When, st.args)
@@ -147,7 +132,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				continue
 			}
 			if !a.quiet {
-				if kind, m, inner, ok := a.res.IOBlocking(arg); ok {
+				if kind, m, inner, ok := a.ioBlocking(arg); ok {
 					r := &Reason{Kind: kind, Chain: []string{name, calleeName, m}, Released: st.released, When: st.when}
 					if inner != nil {
 						r = inner.extend(calleeName).extend(name)
@@ -166,40 +151,84 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				}
 			}
 		}
-		if cs == nil || len(cs.CallsParams) == 0 {
+		if cs != nil {
+			changed = a.combineFuncArgs(fn, s, name, calleeName, cs, *st) || changed
+		}
+	}
+	return changed
+}
+
+// combineFuncArgs folds into s, the summary of fn, what the func values fn
+// passes to a callee that calls them do, and reports whether s changed.
+func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeName string, cs *Summary, st site) bool {
+	if len(cs.CallsParams) == 0 {
+		return false
+	}
+	changed := false
+	for i, arg := range st.args {
+		if !cs.CallsParam(i) || arg == nil {
 			continue
 		}
-		// Func values passed to a callee that calls them run here too.
-		for i, arg := range st.args {
-			if !cs.CallsParam(i) {
-				continue
-			}
-			if p, ok := arg.(*ssa.Parameter); ok {
-				for j, q := range fn.Params {
-					if q == p && s.addParam(j) {
-						changed = true
-					}
+		if p, ok := arg.(*ssa.Parameter); ok {
+			for j, q := range fn.Params {
+				if q == p && s.addParam(j) {
+					changed = true
 				}
-				continue
 			}
-			if a.quiet {
-				continue
-			}
-			o := a.origin(fn, arg, 0)
-			for _, g := range o.Targets {
-				merge(a.summary(g), site{args: o.TargetArgs(g, nil), released: st.released, when: st.when})
-			}
-			r := &Reason{Kind: "callback", Chain: []string{name, calleeName, "func value " + ValueName(arg)}}
-			if o.Supplied == "" {
-				if o.Unknown == "" {
-					continue
-				}
-				r.Plausible = "the func value can be " + o.Unknown
-			}
-			if s.Callback == nil || (s.Callback.Plausible != "" && r.Plausible == "") {
-				s.Callback = r
+			continue
+		}
+		if a.quiet {
+			continue
+		}
+		o := a.origin(fn, arg, 0)
+		for _, g := range o.Targets {
+			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), released: st.released, when: st.when}) {
 				changed = true
 			}
+		}
+		r := &Reason{Kind: "callback", Chain: []string{name, calleeName, "func value " + ValueName(arg)}}
+		if o.Supplied == "" {
+			if o.Unknown == "" {
+				continue
+			}
+			r.Plausible = "the func value can be " + o.Unknown
+		}
+		if s.Callback == nil || (s.Callback.Plausible != "" && r.Plausible == "") {
+			s.Callback = r
+			changed = true
+		}
+	}
+	return changed
+}
+
+// mergeBlocks folds into s, the summary of fn, the block reasons and lock
+// classes of a callee c called at st, and reports whether s changed.
+func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name string, c *Summary, st site) bool {
+	if c == nil {
+		return false
+	}
+	if a.quiet {
+		c = &Summary{Acquires: c.Acquires}
+	}
+	changed := false
+	for _, b := range c.Blocks {
+		ok, when, dropped := condsHold(fn, b.When, st.args)
+		if !ok {
+			continue // cannot happen with these arguments
+		}
+		r := b.extend(name)
+		r.When = append(slices.Clip(st.when), when...)
+		r.Guarded = r.Guarded || dropped
+		// The caller's own locks released around this call are
+		// released around the operation too.
+		r.Released = append(slices.Clip(r.Released), st.released...)
+		if s.addBlock(r) {
+			changed = true
+		}
+	}
+	for _, cl := range c.Acquires {
+		if s.addAcquire(cl) {
+			changed = true
 		}
 	}
 	return changed

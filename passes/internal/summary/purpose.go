@@ -19,28 +19,25 @@ func (r *Result) GuardsState(class string) bool {
 	if class == "" {
 		return true
 	}
-	if r.a.guarding == nil {
-		r.a.guarding = map[string]bool{}
-		for _, f := range r.Funcs {
-			if f.Flow == nil {
-				continue
-			}
-			f.Flow.Replay(func(instr ssa.Instruction, s lockstate.State) {
-				if len(s.Held) == 0 || !r.touchesState(f.Fn, instr) {
-					return
-				}
-				for _, h := range s.Held {
-					r.a.guarding[h.Class] = true
-				}
-			})
+	return r.a.guarding[class]
+}
+
+// visitor returns the lock-state visitor of fn that records which lock
+// classes guard state (see GuardsState).
+func (a *analyzer) visitor(fn *ssa.Function) func(ssa.Instruction, lockstate.State) {
+	return func(instr ssa.Instruction, s lockstate.State) {
+		if len(s.Held) == 0 || !a.touchesState(fn, instr) {
+			return
+		}
+		for _, h := range s.Held {
+			a.guarding[h.Class] = true
 		}
 	}
-	return r.a.guarding[class]
 }
 
 // touchesState reports whether instr reads or writes state other goroutines
 // can see, or runs a function of the package (which may).
-func (r *Result) touchesState(fn *ssa.Function, instr ssa.Instruction) bool {
+func (a *analyzer) touchesState(fn *ssa.Function, instr ssa.Instruction) bool {
 	switch instr := instr.(type) {
 	case *ssa.Store:
 		return !ownVar(fn, instr.Addr)
@@ -56,7 +53,7 @@ func (r *Result) touchesState(fn *ssa.Function, instr ssa.Instruction) bool {
 		if callee == nil {
 			return !instr.Call.IsInvoke() || !quietPackage(pkgPath(instr.Call.Method.Pkg()))
 		}
-		return callee.Pkg == r.Pkg || callee.Pkg == nil
+		return callee.Pkg == a.pkg || callee.Pkg == nil
 	}
 	return false
 }

@@ -101,6 +101,11 @@ type Summary struct {
 	// variable or a global. A caller already holding one of them
 	// deadlocks (lockorder).
 	Takes []lockstate.Effect
+
+	// version counts the changes of the summary while the package's
+	// summaries are propagated: a caller skips a callee that has not
+	// changed since it last merged it.
+	version int
 }
 
 // maxBlocks bounds the conditional block reasons kept in a summary.
