@@ -116,7 +116,11 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	if s == nil {
 		return nil
 	}
-	if r := summary.BlockAt(s, f.Fn, args); r != nil {
+	var bindings []ssa.Value
+	if mc, ok := call.Value.(*ssa.MakeClosure); ok && len(args) == len(call.Args) {
+		bindings = mc.Bindings
+	}
+	if r := summary.BlockAt(s, f.Fn, args, bindings); r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
 			return &finding{category: "blocks", what: "call of " + name + ", which blocks: " + c.chain(r), held: hs}
 		}

@@ -82,7 +82,7 @@ type checker struct {
 // the receiver of the Lock call is taken from the source, and a lock taken
 // through a wrapper is named after the wrapper's argument.
 func (c *checker) lockName(h lockstate.Held) string {
-	if h.Root != lockstate.RootValue {
+	if h.Root != lockstate.RootValue && h.Root != lockstate.RootLocal {
 		return h.Name
 	}
 	if name, ok := c.calls.LockReceiver(h.Pos); ok {

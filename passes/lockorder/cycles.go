@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
+	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
@@ -16,6 +20,9 @@ type edge struct {
 	toMode lockstate.Mode
 	pos    token.Pos
 	via    string
+	// related is set when the two instances are tied to each other (see
+	// related); otherwise the edge is known only between their classes.
+	related bool
 }
 
 // reportCycles reports each acquisition that, with another one elsewhere in
@@ -54,16 +61,27 @@ func (c *checker) reportCycles() {
 			if e.via != "" {
 				how = "locked through call of " + e.via
 			}
-			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
-				e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))
-			c.report(e.pos, "order-cycle", msg, e.from)
+			if e.related && other.related {
+				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
+					e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))
+				c.report(e.pos, "order-cycle", msg, e.from)
+				continue
+			}
+			// Known only between the classes: the instances may be
+			// disjoint (two groups of clients), so it is plausible.
+			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order takes %s while holding %s at %s: lock-order inversion",
+				e.to.Name, how, e.from.Name, c.where(e.from), other.to.Name, other.from.Name, srcname.At(c.pass.Fset, other.pos))
+			c.reportLevel(e.pos, "order-cycle", msg, e.from, confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
 		}
 	}
 }
 
 // opposite finds an edge of back that, with e, can deadlock: the two are
-// different acquisitions and not both reads.
+// different acquisitions and not both reads. A related edge, which makes
+// the cycle proven, is preferred.
 func opposite(e edge, back []edge) (edge, bool) {
+	var found edge
+	ok := false
 	for _, b := range back {
 		if b.pos == e.pos {
 			continue
@@ -72,7 +90,78 @@ func opposite(e edge, back []edge) (edge, bool) {
 			b.toMode == lockstate.Read && b.from.Mode == lockstate.Read {
 			continue
 		}
-		return b, true
+		if !ok || (b.related && !found.related) {
+			found, ok = b, true
+		}
 	}
-	return edge{}, false
+	return found, ok
+}
+
+// related reports whether the lock being taken (id, hanging off c.root when
+// known) is tied to the held lock h as an instance, not only by class: both
+// hang off the same variable, parameter or receiver, one is a package-level
+// lock (a single instance), or id's object is an element of a container of
+// h's object (a store's lock, then each of its replicas').
+func (c *checker) related(h lockstate.Held, id lockstate.ID) bool {
+	if h.Root == lockstate.RootGlobal || id.Root == lockstate.RootGlobal {
+		return true
+	}
+	if rootKey(h.Key) == rootKey(id.Key) {
+		return true
+	}
+	return c.root != nil && c.elementOf(c.root, rootKey(h.Key))
+}
+
+// elementOf reports whether v (a lock or an object it hangs off) is reached
+// from an element of a container field of the object whose key is owner.
+func (c *checker) elementOf(v ssa.Value, owner string) bool {
+	for range 16 {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+			continue
+		case *ssa.UnOp:
+			if ia, ok := x.X.(*ssa.IndexAddr); ok {
+				return c.containerOf(ia.X, owner)
+			}
+			v = x.X
+			continue
+		case *ssa.Index:
+			return c.containerOf(x.X, owner)
+		case *ssa.Lookup:
+			return c.containerOf(x.X, owner)
+		case *ssa.Extract:
+			switch t := x.Tuple.(type) {
+			case *ssa.Lookup:
+				return c.containerOf(t.X, owner)
+			case *ssa.Next:
+				if r, ok := t.Iter.(*ssa.Range); ok {
+					return c.containerOf(r.X, owner)
+				}
+			}
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// containerOf reports whether the container value x is loaded from a field
+// of the object whose key is owner.
+func (c *checker) containerOf(x ssa.Value, owner string) bool {
+	if u, ok := x.(*ssa.UnOp); ok {
+		x = u.X
+	}
+	fa, ok := x.(*ssa.FieldAddr)
+	return ok && rootKey(c.fn.Flow.IDOf(fa.X).Key) == owner
+}
+
+// rootKey is the root of a lock key: "p0" for "p0.shards[i].mu".
+func rootKey(key string) string {
+	if i := strings.IndexAny(key, ".["); i >= 0 {
+		return key[:i]
+	}
+	return key
 }

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -36,7 +37,7 @@ func init() {
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder")}
+	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder"), calls: srcname.New(pass)}
 	for _, f := range res.Funcs {
 		if f.Flow == nil {
 			continue
@@ -62,6 +63,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 }
 
 type checker struct {
+	calls *srcname.Calls
 	pass  *analysis.Pass
 	res   *summary.Result
 	rep   *suppress.Reporter
@@ -72,6 +74,7 @@ type checker struct {
 	goReleased map[string]bool
 	fn         *summary.Func   // the function being checked
 	at         ssa.Instruction // the acquisition being checked
+	root       ssa.Value       // a value the lock being taken hangs off, if known
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
@@ -102,6 +105,8 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 	op := lockstate.OpOf(call.Common())
 	if op.Kind == lockstate.Acquire {
 		id := f.Flow.IDOf(op.Recv)
+		id.Name = c.lockName(id, call.Pos())
+		c.root = op.Recv
 		c.check(call.Pos(), "", id, op.Mode, held)
 		return
 	}
@@ -114,6 +119,12 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 	}
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
 	for _, t := range takes {
+		c.root = nil
+		for _, arg := range call.Call.Args {
+			if k := f.Flow.IDOf(arg).Key; strings.HasPrefix(t.Lock.Key, k) {
+				c.root = arg // the argument the callee's lock hangs off
+			}
+		}
 		if c.check(call.Pos(), name, t.Lock, t.Mode, held) {
 			return // one finding per call
 		}
@@ -124,6 +135,10 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 // via when via is not empty, and records lock-order edges. It reports
 // whether it reported a finding.
 func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode lockstate.Mode, held []lockstate.Held) bool {
+	held = slices.Clone(held)
+	for i := range held {
+		held[i].Name = c.lockName(held[i].ID, held[i].Pos)
+	}
 	for _, h := range held {
 		if h.Key != id.Key || c.goReleased[h.Key] {
 			continue
@@ -146,7 +161,7 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		if h.Full == "" || h.Full == id.Full || c.fn.Flow.Unshared(h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
-		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via})
+		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via, related: c.related(h, id)})
 	}
 	return false
 }
@@ -219,11 +234,28 @@ func reentry(held, mode lockstate.Mode) (category, what string) {
 }
 
 func (c *checker) report(pos token.Pos, category, msg string, first lockstate.Held) {
+	c.reportLevel(pos, category, msg, first, confidence.Warning, "")
+}
+
+func (c *checker) reportLevel(pos token.Pos, category, msg string, first lockstate.Held, l confidence.Level, why string) {
 	d := analysis.Diagnostic{Pos: pos, Category: category, Message: msg}
 	if first.Pos.IsValid() {
 		d.Related = []analysis.RelatedInformation{{Pos: first.Pos, Message: first.Name + " locked here"}}
 	}
-	c.rep.Report(d)
+	c.rep.ReportLevel(d, l, why)
+}
+
+// lockName names a lock as written at its acquisition (lockPos): a lock
+// reached through a local holding a call result or a map element has no
+// name in SSA.
+func (c *checker) lockName(id lockstate.ID, lockPos token.Pos) string {
+	if id.Root != lockstate.RootValue && id.Root != lockstate.RootLocal {
+		return id.Name
+	}
+	if name, ok := c.calls.LockReceiver(lockPos); ok {
+		return name
+	}
+	return id.Name
 }
 
 func (c *checker) where(h lockstate.Held) string {

@@ -5,11 +5,15 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lockaudit/lockaudit/passes/internal/leveltest"
 	"github.com/lockaudit/lockaudit/passes/lockorder"
 )
 
 // Each package holds deadlocking acquisitions (lines with a want comment)
 // next to their correct twins, which must stay silent.
 func TestLockorder(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "cache", "bank", "registry", "registryuser", "accounts")
+	leveltest.ReportNotes(t)
+	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer,
+		"cache", "bank", "registry", "registryuser", "accounts", "haslock", "handoff", "clusters")
+	leveltest.Check(t, results)
 }

@@ -5,11 +5,14 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lockaudit/lockaudit/passes/internal/leveltest"
 	"github.com/lockaudit/lockaudit/passes/shardlock"
 )
 
 // The package holds each finding (a line with a want comment) next to its
 // correct twin, which must stay silent.
 func TestShardlock(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants")
+	leveltest.ReportNotes(t)
+	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants", "segments")
+	leveltest.Check(t, results)
 }

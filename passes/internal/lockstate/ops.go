@@ -168,7 +168,7 @@ func IsLockType(t types.Type) bool {
 // a constant (or a fresh object, whose fields are zero) can tell that it
 // does not hold.
 type Cond struct {
-	Param int    // the parameter (the receiver is 0)
+	Param int    // the parameter (the receiver is 0); -1-i for a closure's i'th captured variable
 	Path  string // the field path below it, such as ".started"; "" for the parameter itself
 	Nil   bool   // a nil test: Value true means the value is nil
 	Value bool   // the value the parameter (or field) must have
@@ -184,7 +184,11 @@ func (c Cond) String() string {
 	case !c.Value:
 		v = "false"
 	}
-	return "p" + itoa(c.Param) + c.Path + "==" + v
+	root := "p" + itoa(c.Param)
+	if c.Param < 0 {
+		root = "f" + itoa(-1-c.Param)
+	}
+	return root + c.Path + "==" + v
 }
 
 func itoa(i int) string {

@@ -205,24 +205,39 @@ func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
 	return atom{param: i, path: path}, positive, true
 }
 
-// paramValue reports whether v is a parameter of fn or a field loaded from
-// one (c.started, c.opts.sync), and which.
+// paramValue reports whether v is a parameter of fn (or a captured
+// variable of a closure, numbered -1, -2, ...) or a field loaded from one
+// (c.started, c.opts.sync), and which.
 func paramValue(fn *ssa.Function, v ssa.Value) (int, string, bool) {
-	if p, ok := v.(*ssa.Parameter); ok {
+	switch p := v.(type) {
+	case *ssa.Parameter:
 		for i, q := range fn.Params {
 			if q == p {
 				return i, "", true
 			}
 		}
 		return 0, "", false
+	case *ssa.FreeVar:
+		// A closure's captured variable (captured by value: never
+		// assigned): its parent binds it at the MakeClosure.
+		for i, q := range fn.FreeVars {
+			if q == p {
+				return -1 - i, "", true
+			}
+		}
+		return 0, "", false
 	}
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-		if cell, ok := u.X.(*ssa.Alloc); ok {
+		switch x := u.X.(type) {
+		case *ssa.Alloc:
 			// A parameter captured by a closure lives in a cell.
-			if p := lockstate.CellValue(cell); p != nil {
+			if p := lockstate.CellValue(x); p != nil {
 				return paramValue(fn, p)
 			}
 			return 0, "", false
+		case *ssa.FreeVar:
+			// A variable a closure captured by reference: its cell.
+			return paramValue(fn, x)
 		}
 		return paramPath(fn, u.X)
 	}
@@ -254,13 +269,16 @@ func paramPath(fn *ssa.Function, addr ssa.Value) (int, string, bool) {
 // still zero. The conditions it cannot decide are returned translated onto
 // fn's parameters where the argument is one, and dropped otherwise
 // (dropped reports that some were).
-func condsHold(fn *ssa.Function, when []lockstate.Cond, args []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
+//
+// A condition on a closure's captured variable (Param < 0, see
+// lockstate.Cond) is evaluated on the value bound to it, in bindings.
+func condsHold(fn *ssa.Function, when []lockstate.Cond, args, bindings []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
 	for _, c := range when {
-		if c.Param >= len(args) || args[c.Param] == nil {
+		arg := condArg(c, args, bindings)
+		if arg == nil {
 			dropped = true
 			continue
 		}
-		arg := args[c.Param]
 		if known, holds := evalCond(fn, c, arg); known {
 			if !holds {
 				return false, nil, false
@@ -274,6 +292,30 @@ func condsHold(fn *ssa.Function, when []lockstate.Cond, args []ssa.Value) (holds
 		}
 	}
 	return true, out, dropped
+}
+
+// condArg returns the value a condition tests at a call: an argument, or
+// the value bound to a closure's captured variable; nil when unknown.
+func condArg(c lockstate.Cond, args, bindings []ssa.Value) ssa.Value {
+	if c.Param < 0 {
+		i := -1 - c.Param
+		if i >= len(bindings) {
+			return nil
+		}
+		if cell, ok := bindings[i].(*ssa.Alloc); ok {
+			// Captured by reference: the value the cell holds, if
+			// it is stored once.
+			if v := lockstate.CellValue(cell); v != nil {
+				return v
+			}
+			return nil
+		}
+		return bindings[i]
+	}
+	if c.Param < len(args) {
+		return args[c.Param]
+	}
+	return nil
 }
 
 // evalCond decides c for the argument arg of a call in fn, if it can.

@@ -122,7 +122,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			}
 		}
 		if kind, ok := a.cat.Blocking(c.Method); ok {
-			setBlock(kind, FuncName(c.Method, nil), "")
+			setBlock(kind, IfaceMethodName(c.Value.Type(), c.Method, nil), "")
 			return
 		}
 		d := a.dispatch(flow, c)

@@ -112,7 +112,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		}
 		if cs != nil {
 			for _, t := range cs.Takes {
-				holds, when, _ := condsHold(fn, t.When, st.args)
+				holds, when, _ := condsHold(fn, t.When, st.args, st.bindings)
 				if !holds {
 					continue // not taken with these arguments
 				}
@@ -212,7 +212,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name string, c *Sum
 	}
 	changed := false
 	for _, b := range c.Blocks {
-		ok, when, dropped := condsHold(fn, b.When, st.args)
+		ok, when, dropped := condsHold(fn, b.When, st.args, st.bindings)
 		if !ok {
 			continue // cannot happen with these arguments
 		}
@@ -296,7 +296,7 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	}
 	var out []lockstate.Effect
 	for _, e := range pick(s) {
-		if holds, _, _ := condsHold(flow.Fn, e.When, c.Args); !holds {
+		if holds, _, _ := condsHold(flow.Fn, e.When, c.Args, bindings); !holds {
 			continue // not with these arguments
 		}
 		if id, ok := RebaseTake(flow, e.Lock, c.Args, bindings); ok {

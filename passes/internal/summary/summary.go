@@ -158,13 +158,14 @@ func subset(a, b []lockstate.Cond) bool {
 }
 
 // BlockAt returns the first of s's block reasons that can hold at a call in
-// fn with the given arguments (the callee's parameters in order), or nil.
-func BlockAt(s *Summary, fn *ssa.Function, args []ssa.Value) *Reason {
+// fn with the given arguments (the callee's parameters in order) and, for a
+// closure, bindings (its captured values), or nil.
+func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
 	if s == nil {
 		return nil
 	}
 	for _, b := range s.Blocks {
-		if ok, _, _ := condsHold(fn, b.When, args); ok {
+		if ok, _, _ := condsHold(fn, b.When, args, bindings); ok {
 			return b
 		}
 	}
@@ -235,7 +236,11 @@ func (f *FuncFact) String() string {
 		parts = append(parts, "locks "+strings.Join(f.Acquires, ", "))
 	}
 	for _, t := range f.Takes {
-		parts = append(parts, "takes "+t.Lock.Key)
+		when := ""
+		for _, c := range t.When {
+			when += " if " + c.String()
+		}
+		parts = append(parts, "takes "+t.Lock.Key+when)
 	}
 	return "lockfacts(" + strings.Join(parts, "; ") + ")"
 }

@@ -1,0 +1,49 @@
+// Package handoff holds locks released by another goroutine before the
+// next step: the lock is handed over, not held.
+package handoff
+
+import "sync"
+
+// Swapper hands its back buffer's lock to a goroutine that flushes it.
+type Swapper struct {
+	front, back sync.Mutex
+	buf         []byte
+	out         [][]byte
+}
+
+// Swap locks back, hands it to the flusher, waits for it, then locks
+// front: back is not held by then. Not a finding.
+func (s *Swapper) Swap() {
+	var wg sync.WaitGroup
+	s.back.Lock()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.out = append(s.out, s.buf)
+		s.buf = nil
+		s.back.Unlock()
+	}()
+	wg.Wait()
+	s.front.Lock()
+	s.buf = make([]byte, 0, 64)
+	s.front.Unlock()
+}
+
+// Refill takes front, then back.
+func (s *Swapper) Refill() {
+	s.front.Lock()
+	defer s.front.Unlock()
+	s.back.Lock() // want `s.back locked while holding s.front \(locked at handoff.go:34\); the opposite order is taken at handoff.go:46: lock-order inversion`
+	s.buf = append(s.buf, 0)
+	s.back.Unlock()
+}
+
+// SwapHeld keeps back held while it takes front: with Refill, two
+// goroutines deadlock.
+func (s *Swapper) SwapHeld() {
+	s.back.Lock()
+	defer s.back.Unlock()
+	s.front.Lock() // want `s.front locked while holding s.back \(locked at handoff.go:44\); the opposite order is taken at handoff.go:36: lock-order inversion`
+	s.buf = nil
+	s.front.Unlock()
+}
