@@ -44,7 +44,32 @@
 //
 // A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy) is judged
 // by the reader or writer it is given: a net.Conn or an *os.File makes it a
-// net or file finding, a bytes.Buffer does not.
+// net or file finding, a bytes.Buffer (or os.Stdout, like a logger) does
+// not.
+//
+// What a call runs is resolved before it is judged. A func value is
+// followed through every assignment in the package (package variables,
+// struct fields, parameters at every call site, results, captured
+// variables, container elements); when the package decides every value,
+// the call is judged by what those functions do. An interface that only the
+// module can implement (unexported, in an internal package, or sealed by an
+// unexported method) is resolved to its implementations. Function summaries
+// depend on constant arguments and on fresh objects' zero fields, so a
+// callee that blocks only if flush, or only once c.started, does not block
+// when called with false or on a new object. A lock of an object that no
+// other goroutine can reach yet (allocated here, not yet stored, sent,
+// passed or captured) is uncontended and not reported.
+//
+// Each finding has a confidence. A warning is proven: the operation blocks
+// directly or through a chain whose every step is resolved, or the func
+// value comes from data the package's callers supply (a queued job, a
+// registered hook). A note is plausible, and its message ends with
+// "(plausible: why)": code of open origin (an interface users implement, a
+// func value the package does not decide), or a lock that guards nothing
+// but the operation it is held across. The -severity flag (warning, the
+// default, or note) is the lowest confidence reported. Findings in
+// _test.go files are reported only with -tests: a test usually holds a
+// lock because the helper it calls requires it.
 //
 // Taking another lock while one is held is not reported here (see lockorder
 // and shardlock). A sync.Cond.Wait on the Cond whose L is the held lock

@@ -41,6 +41,20 @@
 //
 // The finding is reported at the second, deadlocking acquisition, or at the
 // call that leads to it; the first acquisition is a related location.
+//
+// What a callee takes depends on its arguments: a helper that locks only
+// if !hasLock (or through closures guarded that way) does not deadlock a
+// caller that passes true. A lock handed to a goroutine that releases it
+// (mu.Lock(); go func() { ...; mu.Unlock() }()) is not held after the go
+// statement, and a lock of an object no other goroutine can reach yet
+// orders nothing.
+//
+// An order-cycle is a warning when the instances along it are tied to each
+// other: the same variable, parameter or receiver, a package-level lock, or
+// an element of the other lock's object's container. A cycle known only
+// between the lock classes (a client's lock, then another client's
+// server's) may join disjoint instances: it is a note naming both
+// instances. -severity note reports notes too.
 // TryLock never deadlocks and is ignored. Instances of one class reached
 // from one another (a parent and its child) are not reported, and two
 // shards of one array are shardlock's business.

@@ -22,6 +22,16 @@
 //		return sh.items[k]
 //	}
 //
+// A shard is a fixed partition of a key space, locked through the
+// element's own lock: an element (a value, or what a pointer element
+// points to) of an array field, or of a slice field the package only ever
+// sets to a new slice and never grows, trims or reslices, picked by an
+// index that is not a constant or a loop variable, directly or through a
+// selector such as shardFor. A lock reached through a back-pointer out of
+// an element, the guard of a growing collection (a log's segments), and a
+// lock of an object other than the container's owner are not above
+// shards.
+//
 // Categories:
 //
 //   - above-shards: a lock of the owner of a sharded structure (or a
