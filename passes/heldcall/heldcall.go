@@ -57,7 +57,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		for _, ev := range f.Flow.Events {
 			// A lock of an object no other goroutine can reach yet is
 			// uncontended: holding it costs nobody anything.
-			held := f.Flow.Shared(ev.State.MustHeld(), ev.Instr)
+			held := res.Shared(f, ev.State.MustHeld(), ev.Instr)
 			if len(held) == 0 {
 				continue
 			}

@@ -125,10 +125,25 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 				c.root = arg // the argument the callee's lock hangs off
 			}
 		}
-		if c.check(call.Pos(), name, t.Lock, t.Mode, held) {
+		if c.check(call.Pos(), name, t.Lock, t.Mode, withoutClasses(held, t.Outside)) {
 			return // one finding per call
 		}
 	}
+}
+
+// withoutClasses returns held without the locks of the given classes: the
+// callee releases them before it takes its lock.
+func withoutClasses(held []lockstate.Held, classes []string) []lockstate.Held {
+	if len(classes) == 0 {
+		return held
+	}
+	var out []lockstate.Held
+	for _, h := range held {
+		if !slices.Contains(classes, h.Class) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // check reports taking id in mode while held is held, through the call of
@@ -158,7 +173,7 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		return false
 	}
 	for _, h := range held {
-		if h.Full == "" || h.Full == id.Full || c.fn.Flow.Unshared(h.ID, c.at) {
+		if h.Full == "" || h.Full == id.Full || c.res.Unshared(c.fn, h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
 		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via, related: c.related(h, id)})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -81,7 +82,7 @@ func (c *checker) function(f *summary.Func) {
 			case *ssa.Call:
 				op := lockstate.OpOf(instr.Common())
 				if op.Kind == lockstate.NoOp && hasEvent {
-					c.callTakesShard(f, instr, f.Flow.Shared(ev.State.MustHeld(), instr))
+					c.callTakesShard(f, instr, c.res.Shared(f, ev.State.MustHeld(), instr))
 					continue
 				}
 				if op.Kind != lockstate.Acquire {
@@ -96,7 +97,7 @@ func (c *checker) function(f *summary.Func) {
 					id.Name = name
 				}
 				if hasEvent {
-					held := f.Flow.Shared(ev.State.MustHeld(), instr)
+					held := c.res.Shared(f, ev.State.MustHeld(), instr)
 					c.aboveShards(id, sh, instr.Pos(), held)
 					c.shardOrder(f, id, sh, instr.Pos(), held, shards)
 				}
@@ -126,8 +127,20 @@ func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []locksta
 		if !ok || !c.res.FixedContainer(c.containerField(t.Lock.Full)) {
 			continue
 		}
-		c.aboveShards(t.Lock, shard{owner: owner}, call.Pos(), held)
+		c.aboveShards(t.Lock, shard{owner: owner}, call.Pos(), withoutClasses(held, t.Outside))
 	}
+}
+
+// withoutClasses returns held without the locks of the given classes: the
+// callee releases them before it takes the shard's lock.
+func withoutClasses(held []lockstate.Held, classes []string) []lockstate.Held {
+	var out []lockstate.Held
+	for _, h := range held {
+		if !slices.Contains(classes, h.Class) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // elementLock reports whether a lock key names an element's own lock in

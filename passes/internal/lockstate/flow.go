@@ -23,6 +23,11 @@ type Effect struct {
 	// effect to happen (for the Takes of a summary: "locks c.mu only if
 	// !hasLock").
 	When []Cond
+	// Outside lists, for the Takes of a summary, the classes of the
+	// caller's locks that are released where the lock is taken (a *Locked
+	// helper that unlocks its caller's lock first): a caller holding only
+	// those does not hold them across the acquisition.
+	Outside []string
 }
 
 // Config configures the analysis of one function.

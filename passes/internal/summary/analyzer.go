@@ -69,45 +69,50 @@ type analyzer struct {
 	// concurrently.
 	mu sync.Mutex
 
-	res          *Result
-	pass         *analysis.Pass
-	pkg          *ssa.Package
-	cat          *catalog.Catalog
-	funcs        map[*ssa.Function]*Func
-	flows        map[*ssa.Function]*lockstate.Result
-	external     map[*types.Func]*Summary
-	conds        map[string]string
-	impls        map[types.Type][]types.Type // implementing types, by interface
-	concrete     []*types.Named              // see visibleTypes
-	visible      []*types.Package
-	exposedTypes map[*types.Named]bool
-	typeNames    []string
-	quiet        bool // see quietPackage
-	buffered     map[string]bool
-	fields       *fieldValues
-	srcFuncs     []*ssa.Function
-	index        *pkgIndex            // built on first use
-	origins      map[ssa.Value]Origin // memoised FuncOrigin results
-	guards       map[*ssa.Function]*guards
-	guarding     map[string]bool // lock classes that guard state, see GuardsState
+	res       *Result
+	pass      *analysis.Pass
+	pkg       *ssa.Package
+	cat       *catalog.Catalog
+	funcs     map[*ssa.Function]*Func
+	flows     map[*ssa.Function]*lockstate.Result
+	external  map[*types.Func]*Summary
+	conds     map[string]string
+	impls     map[types.Type][]types.Type // implementing types, by interface
+	concrete  []*types.Named              // see visibleTypes
+	visible   []*types.Package
+	api       map[apiKey]bool
+	typeNames []string
+	quiet     bool // see quietPackage
+	buffered  map[string]bool
+	fields    *fieldValues
+	srcFuncs  []*ssa.Function
+	index     *pkgIndex            // built on first use
+	origins   map[ssa.Value]Origin // memoised FuncOrigin results
+	guards    map[*ssa.Function]*guards
+	guarding  map[string]bool // lock classes that guard state, see GuardsState
+	// nonLeaking and unsharedParams flag, by parameter, the pointer
+	// parameters that do not escape and those unshared at entry (see
+	// unshared.go).
+	nonLeaking     map[*ssa.Function][]bool
+	unsharedParams map[*ssa.Function][]bool
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	a := &analyzer{
-		pass:         pass,
-		pkg:          ssainfo.Pkg,
-		cat:          catalog.Current(),
-		funcs:        make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
-		flows:        make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
-		external:     map[*types.Func]*Summary{},
-		impls:        map[types.Type][]types.Type{},
-		exposedTypes: map[*types.Named]bool{},
-		quiet:        quietPackage(pass.Pkg.Path()),
-		srcFuncs:     ssainfo.SrcFuncs,
-		origins:      map[ssa.Value]Origin{},
-		guarding:     map[string]bool{},
-		guards:       map[*ssa.Function]*guards{},
+		pass:     pass,
+		pkg:      ssainfo.Pkg,
+		cat:      catalog.Current(),
+		funcs:    make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
+		flows:    make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
+		external: map[*types.Func]*Summary{},
+		impls:    map[types.Type][]types.Type{},
+		api:      map[apiKey]bool{},
+		quiet:    quietPackage(pass.Pkg.Path()),
+		srcFuncs: ssainfo.SrcFuncs,
+		origins:  map[ssa.Value]Origin{},
+		guarding: map[string]bool{},
+		guards:   map[*ssa.Function]*guards{},
 	}
 	for name, m := range a.pkg.Members {
 		if _, ok := m.(*ssa.Type); ok {
@@ -147,6 +152,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint.
 	*at = token.NoPos
 	a.propagate(ssainfo.SrcFuncs)
+
+	// Objects no other goroutine can reach yet.
+	a.computeUnshared(ssainfo.SrcFuncs)
 
 	// 3. Closures invoked in place run under their caller's locks.
 	for _, fn := range ssainfo.SrcFuncs {

@@ -97,67 +97,7 @@ func (a *analyzer) exposed(t types.Type, iface *types.Interface) bool {
 			return false
 		}
 	}
-	if v, ok := a.exposedTypes[n]; ok {
-		return v
-	}
-	found := false
-	mentions := func(x types.Type) bool {
-		for range 4 {
-			if types.Identical(x, n) {
-				return true
-			}
-			switch y := x.Underlying().(type) {
-			case *types.Pointer:
-				x = y.Elem()
-			case *types.Slice:
-				x = y.Elem()
-			case *types.Map:
-				x = y.Elem()
-			case *types.Chan:
-				x = y.Elem()
-			default:
-				return false
-			}
-		}
-		return false
-	}
-	params := func(sig *types.Signature) bool {
-		for i := 0; i < sig.Params().Len(); i++ {
-			if mentions(sig.Params().At(i).Type()) {
-				return true
-			}
-		}
-		return false
-	}
-	scope := a.pkg.Pkg.Scope()
-	for _, name := range scope.Names() {
-		switch obj := scope.Lookup(name).(type) {
-		case *types.Func:
-			found = obj.Exported() && params(obj.Signature())
-		case *types.Var:
-			found = obj.Exported() && mentions(obj.Type())
-		case *types.TypeName:
-			if !obj.Exported() {
-				break
-			}
-			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
-				for i := 0; i < st.NumFields() && !found; i++ {
-					found = st.Field(i).Exported() && mentions(st.Field(i).Type())
-				}
-			}
-			if named, ok := obj.Type().(*types.Named); ok {
-				for i := 0; i < named.NumMethods() && !found; i++ {
-					m := named.Method(i)
-					found = m.Exported() && params(m.Signature())
-				}
-			}
-		}
-		if found {
-			break
-		}
-	}
-	a.exposedTypes[n] = found
-	return found
+	return a.inAPI(n, true)
 }
 
 // internalPath reports whether a package path has an internal element: only

@@ -15,8 +15,9 @@ type valueSite struct {
 
 // A callSite is a direct call (or go or defer) of a package function.
 type callSite struct {
-	fn   *ssa.Function
-	call *ssa.CallCommon
+	fn    *ssa.Function
+	call  *ssa.CallCommon
+	instr ssa.Instruction
 }
 
 // pkgIndex records, for the whole package, where values are stored and
@@ -33,6 +34,9 @@ type pkgIndex struct {
 	// invoked holds the unexported methods of the package called through
 	// an interface: their callers are not all direct calls.
 	invoked map[*types.Func]bool
+	// boxed holds the named types whose values (or pointers) the package
+	// converts to an interface: their methods can be called from anywhere.
+	boxed map[*types.Named]bool
 }
 
 // buildIndex scans funcs and the package initialiser (which holds the
@@ -45,6 +49,7 @@ func buildIndex(pkg *ssa.Package, funcs []*ssa.Function) *pkgIndex {
 		calls:        map[*ssa.Function][]callSite{},
 		escapes:      map[*ssa.Function]bool{},
 		invoked:      map[*types.Func]bool{},
+		boxed:        map[*types.Named]bool{},
 	}
 	all := funcs
 	if init := pkg.Func("init"); init != nil {
@@ -69,6 +74,14 @@ func buildIndex(pkg *ssa.Package, funcs []*ssa.Function) *pkgIndex {
 
 func (ix *pkgIndex) instr(fn *ssa.Function, instr ssa.Instruction) {
 	switch instr := instr.(type) {
+	case *ssa.MakeInterface:
+		t := instr.X.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			ix.boxed[n.Origin()] = true
+		}
 	case *ssa.FieldAddr:
 		if f := fieldVar(instr); f != nil {
 			ix.fieldAddrs[f.Origin()] = append(ix.fieldAddrs[f.Origin()], instr)
@@ -88,7 +101,7 @@ func (ix *pkgIndex) instr(fn *ssa.Function, instr ssa.Instruction) {
 			ix.invoked[c.Method] = true
 		} else if g := ClosureFn(c.Value); g != nil {
 			g = declaredFn(g)
-			ix.calls[g] = append(ix.calls[g], callSite{fn, c})
+			ix.calls[g] = append(ix.calls[g], callSite{fn, c, instr})
 		}
 	}
 	// Functions used as values, other than as the callee of a call.

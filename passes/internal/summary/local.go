@@ -104,7 +104,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		// where the caller's lock is released is not a lock the caller
 		// must not hold.
 		if op.Kind == lockstate.Acquire && nameable(id) && !deferred && !slices.Contains(l.releasedAt(), id.Class) {
-			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode, When: l.whenAt()})
+			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode, When: l.whenAt(), Outside: l.releasedAt()})
 		}
 		return
 	case lockstate.Release:

@@ -284,7 +284,7 @@ func (a *analyzer) fieldOrigin(f *types.Var, depth int) Origin {
 func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Origin {
 	i := slices.Index(fn.Params, p)
 	decl := declaredFn(fn)
-	if fn.Parent() == nil && exportedFunc(decl) {
+	if fn.Parent() == nil && a.callableOutside(decl) {
 		return Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
 	}
 	if a.index.escapes[decl] {
@@ -346,17 +346,6 @@ func (o Origin) TargetArgs(t *ssa.Function, args []ssa.Value) []ssa.Value {
 		return append([]ssa.Value{nil}, args...)
 	}
 	return args
-}
-
-// exportedFunc reports whether other packages can call fn: an exported
-// function, or a method with an exported name (reachable through
-// interfaces even on an unexported type).
-func exportedFunc(fn *ssa.Function) bool {
-	obj := FuncObject(fn)
-	if obj == nil {
-		return false
-	}
-	return obj.Exported()
 }
 
 // structField returns field i of the struct type t (or of what t points to).

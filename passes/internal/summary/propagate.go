@@ -33,7 +33,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		}
 		if !a.quiet {
 			for _, t := range l.takes {
-				s.addTake(t.Lock, t.Mode, t.When)
+				s.addTake(t)
 			}
 		}
 		for _, st := range l.sites {
@@ -120,7 +120,8 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				id, ok := RebaseTake(a.flows[fn], t.Lock, st.args, st.bindings)
 				// A lock taken inside the caller's own unlock/relock
 				// window is not one the caller's caller must not hold.
-				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(id, t.Mode, when) {
+				outside := append(slices.Clip(t.Outside), st.released...)
+				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
 					changed = true
 				}
 			}

@@ -126,9 +126,12 @@ func (s *Summary) AnyBlock() *Reason {
 func (s *Summary) addBlock(r *Reason) bool {
 	for i, b := range s.Blocks {
 		if subset(b.When, r.When) {
-			// b holds whenever r does.
-			if b.Guarded && !r.Guarded && subset(r.When, b.When) {
-				s.Blocks[i] = r // the same conditions, a certain path
+			// b holds whenever r does. Under the same conditions, a
+			// certain path replaces a guarded one, and an operation
+			// that surely waits (I/O, a sleep) one that may not (a
+			// channel used as a pool).
+			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && strength(r.Kind) > strength(b.Kind)) {
+				s.Blocks[i] = r
 				return true
 			}
 			return false
@@ -147,8 +150,21 @@ func (s *Summary) addBlock(r *Reason) bool {
 	return true
 }
 
-// subset reports whether every condition of a is in b.
-func subset(a, b []lockstate.Cond) bool {
+// strength ranks block reasons by how surely the operation waits: I/O and
+// sleeps wait, a WaitGroup or Cond waits for other goroutines, a channel
+// operation or select may find its peer ready.
+func strength(kind string) int {
+	switch kind {
+	case "chan", "select":
+		return 0
+	case "wait", "blocks":
+		return 1
+	}
+	return 2
+}
+
+// subset reports whether every element of a is in b.
+func subset[T comparable](a, b []T) bool {
 	for _, c := range a {
 		if !slices.Contains(b, c) {
 			return false
@@ -175,26 +191,33 @@ func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
 // maxTakes bounds the locks kept in Takes.
 const maxTakes = 16
 
-func (s *Summary) addTake(id lockstate.ID, mode lockstate.Mode, when []lockstate.Cond) bool {
-	for i, t := range s.Takes {
-		if t.Lock.Key == id.Key && t.Mode == mode {
-			if len(t.When) > 0 && !subset(t.When, when) {
-				// A weaker condition (or none) replaces a stronger one.
-				if subset(when, t.When) {
-					s.Takes[i].When = when
-					return true
-				}
-			}
-			return false
+func (s *Summary) addTake(t lockstate.Effect) bool {
+	for i, o := range s.Takes {
+		if o.Lock.Key != t.Lock.Key || o.Mode != t.Mode {
+			continue
 		}
+		// A weaker condition (or none), or fewer of the caller's locks
+		// released around it, replaces what is recorded.
+		weaker := len(o.When) > 0 && !subset(o.When, t.When) && subset(t.When, o.When)
+		fewer := len(o.Outside) > 0 && subset(t.Outside, o.Outside) && !subset(o.Outside, t.Outside)
+		if weaker || fewer {
+			if weaker {
+				s.Takes[i].When = t.When
+			}
+			if fewer {
+				s.Takes[i].Outside = t.Outside
+			}
+			return true
+		}
+		return false
 	}
 	// Package-level locks (pools, once-initialised tables) would crowd
 	// out the receiver's own: they get half the room.
-	if len(s.Takes) >= maxTakes || (id.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
+	if len(s.Takes) >= maxTakes || (t.Lock.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
 		return false
 	}
-	id.Arg, id.ArgPath = 0, ""
-	s.Takes = append(s.Takes, lockstate.Effect{Lock: id, Mode: mode, When: when})
+	t.Lock.Arg, t.Lock.ArgPath = 0, ""
+	s.Takes = append(s.Takes, t)
 	return true
 }
 

@@ -11,7 +11,7 @@ type queue struct {
 	nonEmpty *sync.Cond
 }
 
-func newQueue() *queue {
+func NewQueue() *queue { // the pool's users submit jobs to it
 	q := &queue{}
 	q.nonEmpty = sync.NewCond(&q.mu)
 	return q

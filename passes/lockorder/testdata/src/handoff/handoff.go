@@ -47,3 +47,22 @@ func (s *Swapper) SwapHeld() {
 	s.buf = nil
 	s.front.Unlock()
 }
+
+// flushLocked is called with s.front held; it releases it before it takes
+// back, and takes it again after.
+func (s *Swapper) flushLocked() {
+	s.front.Unlock()
+	s.back.Lock()
+	s.out = append(s.out, s.buf)
+	s.back.Unlock()
+	s.front.Lock()
+}
+
+// Flush holds front across flushLocked, which takes back only with front
+// released: no front-then-back order. Not a finding (beside SwapHeld's
+// back-then-front).
+func (s *Swapper) Flush() {
+	s.front.Lock()
+	defer s.front.Unlock()
+	s.flushLocked()
+}

@@ -1,0 +1,301 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// This file decides which locks no other goroutine can contend for yet:
+// the locks of an object that a function has allocated, or has been handed
+// by callers that all allocated it, and that has not been made reachable
+// from elsewhere (stored, sent, captured, handed to code that keeps it)
+// before the operation. A constructor that locks the object it is building
+// while it reads its files holds an uncontended lock.
+
+// Shared returns the locks of held that other goroutines can contend for
+// at instruction at, in function f.
+func (r *Result) Shared(f *Func, held []lockstate.Held, at ssa.Instruction) []lockstate.Held {
+	out := held[:0:0]
+	for _, h := range held {
+		if !r.Unshared(f, h.ID, at) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Unshared reports whether the lock l of function f belongs to an object
+// that no other goroutine can reach yet at instruction at.
+func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
+	if f == nil || f.Flow == nil || f.InPlace {
+		return false
+	}
+	var obj ssa.Value
+	switch l.Root {
+	case lockstate.RootLocal:
+		if alloc := f.Flow.LocalObject(l); alloc != nil {
+			obj = alloc
+		}
+	case lockstate.RootParam:
+		if u := r.a.unsharedParams[f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
+			obj = f.Fn.Params[l.RootIndex]
+		}
+	}
+	return obj != nil && !r.a.escapesBefore(obj, at, nil)
+}
+
+// escapesBefore reports whether the object obj points to can become
+// reachable from elsewhere before instruction at (on some path), not
+// counting instruction skip.
+func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
+	for _, esc := range a.escapes(obj) {
+		if esc != skip && precedes(esc, at) {
+			return true
+		}
+	}
+	return false
+}
+
+// escapes returns the instructions through which the object that v points
+// to can become reachable from elsewhere: stores of the pointer, sends,
+// closures that capture it (unless only called in place), go statements,
+// and calls that hand it to code that may keep it.
+func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
+	var out []ssa.Instruction
+	seen := map[ssa.Value]bool{}
+	var visit func(v ssa.Value)
+	visit = func(v ssa.Value) {
+		if seen[v] || len(seen) > 256 {
+			return
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			return
+		}
+		for _, ref := range *refs {
+			switch r := ref.(type) {
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef, *ssa.BinOp, *ssa.If, *ssa.Return, *ssa.Field:
+				// Addresses inside the object (its lock, the fields
+				// it guards), comparisons, handing it back.
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					out = append(out, ref)
+				} else if _, cell := v.(*ssa.Alloc); cell && lockstate.CellValue(v.(*ssa.Alloc)) != nil {
+					visit(r) // a load of the cell it was spilled to
+				}
+			case *ssa.Store:
+				if r.Val != v {
+					continue
+				}
+				if cell, ok := r.Addr.(*ssa.Alloc); ok && lockstate.CellValue(cell) == v {
+					visit(cell) // spilled to a cell for a closure
+					continue
+				}
+				out = append(out, ref)
+			case *ssa.ChangeType, *ssa.Convert, *ssa.Phi:
+				visit(r.(ssa.Value))
+			case *ssa.MakeClosure:
+				if !calledInPlace(r) {
+					out = append(out, ref)
+				}
+			case *ssa.Call:
+				if !a.keeps(r.Common(), v) {
+					out = append(out, ref)
+				}
+			case *ssa.Defer:
+				if !a.keeps(r.Common(), v) {
+					out = append(out, ref)
+				}
+			default:
+				out = append(out, ref) // go statements, sends, maps, interfaces, ...
+			}
+		}
+	}
+	visit(v)
+	return out
+}
+
+// keeps reports whether a call passes v only to parameters of a function of
+// the package that does not let them escape.
+func (a *analyzer) keeps(c *ssa.CallCommon, v ssa.Value) bool {
+	if c.IsInvoke() || c.Value == v {
+		return false
+	}
+	callee := StaticCallee(c)
+	if callee == nil {
+		return false
+	}
+	if op := lockstate.OpOf(c); op.Kind != lockstate.NoOp {
+		return true
+	}
+	nonLeaking := a.nonLeaking[a.declared(callee)]
+	for i, arg := range c.Args {
+		if arg == v && (i >= len(nonLeaking) || !nonLeaking[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// calledInPlace reports whether the closure mc is only ever called.
+func calledInPlace(mc *ssa.MakeClosure) bool {
+	for _, ref := range *mc.Referrers() {
+		call, ok := ref.(*ssa.Call)
+		if !ok || call.Call.Value != ssa.Value(mc) {
+			return false
+		}
+		for _, arg := range call.Call.Args {
+			if arg == ssa.Value(mc) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// computeUnshared computes, for the package's functions, which pointer
+// parameters never escape through them (nonLeaking), then which are
+// unshared at entry: the function can only be called from the package,
+// and every call passes an object its caller allocated (or was itself
+// handed unshared) and has not let escape before the call. Both are
+// greatest fixpoints: assumptions are dropped until none is contradicted.
+func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
+	a.nonLeaking = map[*ssa.Function][]bool{}
+	for _, fn := range funcs {
+		if fn.Parent() != nil || len(fn.Blocks) == 0 {
+			continue
+		}
+		flags := make([]bool, len(fn.Params))
+		any := false
+		for i, p := range fn.Params {
+			if _, ok := p.Type().Underlying().(*types.Pointer); ok {
+				flags[i], any = true, true
+			}
+		}
+		if any {
+			a.nonLeaking[fn] = flags
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for fn, flags := range a.nonLeaking {
+			for i, ok := range flags {
+				if ok && len(a.escapes(fn.Params[i])) > 0 {
+					flags[i], changed = false, true
+				}
+			}
+		}
+	}
+
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	a.unsharedParams = map[*ssa.Function][]bool{}
+	for _, fn := range funcs {
+		if fn.Parent() != nil || len(fn.Blocks) == 0 || a.callableOutside(fn) || a.index.escapes[fn] {
+			continue
+		}
+		if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
+			continue
+		}
+		if len(a.index.calls[fn]) == 0 {
+			continue
+		}
+		flags := make([]bool, len(fn.Params))
+		any := false
+		for i, p := range fn.Params {
+			if _, ok := p.Type().Underlying().(*types.Pointer); ok {
+				flags[i], any = true, true
+			}
+		}
+		if any {
+			a.unsharedParams[fn] = flags
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for fn, flags := range a.unsharedParams {
+			for i, ok := range flags {
+				if !ok {
+					continue
+				}
+				for _, cs := range a.index.calls[fn] {
+					if !a.unsharedArg(cs, i) {
+						flags[i], changed = false, true
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// unsharedArg reports whether the i'th argument of a call site is an
+// object no other goroutine can reach at the call.
+func (a *analyzer) unsharedArg(cs callSite, i int) bool {
+	instr := cs.instr
+	if i >= len(cs.call.Args) {
+		return false
+	}
+	switch arg := cs.call.Args[i].(type) {
+	case *ssa.Alloc:
+		if _, isCell := arg.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); isCell {
+			return false
+		}
+		return !a.escapesBefore(arg, instr, instr)
+	case *ssa.Parameter:
+		u := a.unsharedParams[cs.fn]
+		j := indexOf(cs.fn.Params, arg)
+		return j >= 0 && j < len(u) && u[j] && !a.escapesBefore(arg, instr, instr)
+	}
+	return false
+}
+
+func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {
+	for i, q := range params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// precedes reports whether instruction x can run before instruction y in
+// their function: earlier in y's block, or in a block from which y's block
+// can be reached.
+func precedes(x, y ssa.Instruction) bool {
+	bx, by := x.Block(), y.Block()
+	if bx == nil || by == nil {
+		return true
+	}
+	if bx == by {
+		for _, instr := range bx.Instrs {
+			if instr == x {
+				return true
+			}
+			if instr == y {
+				break
+			}
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), bx.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == by {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
+}
