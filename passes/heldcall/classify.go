@@ -1,6 +1,7 @@
 package heldcall
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -122,7 +123,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	if r := summary.BlockAt(s, f.Fn, args, bindings); r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
-			return &finding{category: "blocks", what: "call of " + name + ", which blocks: " + c.chain(r), held: hs}
+			return blocksFinding("call of "+name+", which blocks: "+c.chain(r), r, hs)
 		}
 	}
 	// Func values handed to a callee that calls them.
@@ -133,7 +134,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		if g := summary.ClosureFn(arg); g != nil {
 			if r := c.res.SummaryOf(g).AnyBlock(); r != nil {
 				if hs := c.blockedBy(r, held); len(hs) > 0 {
-					return &finding{category: "blocks", what: "call of " + name + " with a func that blocks: " + c.chain(r), held: hs}
+					return blocksFinding("call of "+name+" with a func that blocks: "+c.chain(r), r, hs)
 				}
 			}
 			continue
@@ -207,6 +208,28 @@ func (c *checker) funcValue(f *summary.Func, v ssa.Value, what string, held []lo
 		return &finding{category: "callback", what: what, held: held, level: confidence.Note, why: "the func value can be " + o.Unknown}
 	}
 	return nil
+}
+
+// maxProvenDepth is the deepest chain of calls down to a blocking
+// operation that makes a proven finding. Every call on the way may run the
+// next one only under conditions lockaudit does not decide (the state of
+// an object, a mode set elsewhere): on real servers, chains deeper than
+// this were mostly paths that cannot run, and a reviewer of the lock site
+// cannot act on them.
+const maxProvenDepth = 6
+
+// blocksFinding is the finding for a call whose chain r blocks: a note when
+// the operation is deeper than maxProvenDepth calls down.
+func blocksFinding(what string, r *summary.Reason, held []lockstate.Held) *finding {
+	fd := &finding{category: "blocks", what: what, held: held}
+	if calls := len(r.Chain) - 1; calls > maxProvenDepth {
+		fd.level = confidence.Note
+		fd.why = fmt.Sprintf("the operation is %d calls down, past conditions not decided here", calls)
+		if len(r.Chain) >= summary.MaxChain {
+			fd.why = fmt.Sprintf("the operation is more than %d calls down, past conditions not decided here", maxProvenDepth)
+		}
+	}
+	return fd
 }
 
 // withReason carries a summary reason's confidence over to a finding.
@@ -287,7 +310,7 @@ func (c *checker) blockingSummary(s *summary.Summary, what string, held []lockst
 		return nil
 	}
 	if hs := c.blockedBy(r, held); len(hs) > 0 {
-		return &finding{category: "blocks", what: what + ", which blocks: " + c.chain(r), held: hs}
+		return blocksFinding(what+", which blocks: "+c.chain(r), r, hs)
 	}
 	return nil
 }

@@ -155,3 +155,36 @@ func Cheap(iface types.Type, m *types.Func) bool {
 	}
 	return false
 }
+
+// cheapFuncNames are names of func values (a field, parameter or variable,
+// or their named func type) that by convention are pure and fast:
+// comparators, hashes, key extractors and clocks. A caller-supplied one is
+// not foreign code a reviewer would move out of a critical section, any
+// more than sort.Interface's Less.
+var cheapFuncNames = map[string]bool{
+	"cmp": true, "compare": true, "comparer": true, "comparator": true,
+	"less": true, "lessfunc": true, "equal": true, "equals": true, "eq": true,
+	"hash": true, "hashfn": true, "hashfunc": true, "hasher": true,
+	"key": true, "keyfn": true, "keyfunc": true,
+	"now": true, "nowfunc": true, "clock": true,
+}
+
+// CheapFunc reports whether a func value named name (the last element of
+// its expression: a field, parameter or variable) of type t is cheap by
+// convention: a comparator, hash or clock by its name or its named type's
+// name, or a flag getter (no parameters, one bool result, such as an
+// option's func() bool knob).
+func CheapFunc(name string, t types.Type) bool {
+	if cheapFuncNames[strings.ToLower(name)] {
+		return true
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && cheapFuncNames[strings.ToLower(n.Obj().Name())] {
+		return true
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}

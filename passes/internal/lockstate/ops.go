@@ -1,7 +1,9 @@
 package lockstate
 
 import (
+	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -171,12 +173,18 @@ type Cond struct {
 	Param int    // the parameter (the receiver is 0); -1-i for a closure's i'th captured variable
 	Path  string // the field path below it, such as ".started"; "" for the parameter itself
 	Nil   bool   // a nil test: Value true means the value is nil
-	Value bool   // the value the parameter (or field) must have
+	Value bool   // the value the parameter (or field) must have, or the comparison's
+	// Cmp, when not token.ILLEGAL, makes the condition a comparison of an
+	// integer with the constant K: (x Cmp K) == Value.
+	Cmp token.Token
+	K   int64
 }
 
 func (c Cond) String() string {
 	v := "true"
 	switch {
+	case c.Cmp != token.ILLEGAL:
+		v = "(" + c.Cmp.String() + " " + strconv.FormatInt(c.K, 10) + ") is " + strconv.FormatBool(c.Value)
 	case c.Nil && c.Value:
 		v = "nil"
 	case c.Nil:

@@ -144,7 +144,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			a.funcs[fn].Summary.Effects = flow.Exit
 		}
 	}
-	a.conds = condLocks(ssainfo.SrcFuncs, a.flows)
+	a.conds = a.condLocks(ssainfo.SrcFuncs, a.flows)
 	a.buffered = bufferedChans(ssainfo.SrcFuncs, a.flows)
 	a.fields = collectFieldValues(ssainfo.SrcFuncs, a.flows)
 	res.conds = a.conds

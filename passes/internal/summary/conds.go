@@ -11,12 +11,12 @@ import (
 // condLocks finds, for the package, the lock class each sync.Cond class is
 // tied to: sync.NewCond(&c.mu) stored into c.cond, &sync.Cond{L: &c.mu}, or
 // c.cond.L = &c.mu.
-func condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]string {
+func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]string {
 	out := map[string]string{}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		// c.cond.L = x, or the L field of a composite literal.
 		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
-			lock := flow.IDOf(st.Val).Class
+			lock := a.lockClassOf(flow.Fn, st.Val, 0)
 			if lock == "" {
 				return
 			}
@@ -37,12 +37,57 @@ func condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result)
 		}
 		// c.cond = sync.NewCond(x)
 		if call, ok := st.Val.(*ssa.Call); ok && isNewCond(call) && len(call.Call.Args) == 1 {
-			if cond, lock := flow.IDOf(st.Addr).Class, flow.IDOf(call.Call.Args[0]).Class; cond != "" && lock != "" {
+			if cond, lock := flow.IDOf(st.Addr).Class, a.lockClassOf(flow.Fn, call.Call.Args[0], 0); cond != "" && lock != "" {
 				out[cond] = lock
 			}
 		}
 	})
 	return out
+}
+
+// lockClassOf returns the class of the lock v (in fn) points to: its own
+// class, or for a parameter (vs.init(..., mu *sync.Mutex) storing
+// vs.cond.L = mu) the one class the package passes at every call site.
+func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		break
+	}
+	if flow := a.flows[fn]; flow != nil {
+		if class := flow.IDOf(v).Class; class != "" {
+			return class
+		}
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok || depth > 4 || fn.Parent() != nil {
+		return ""
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	i := indexOf(fn.Params, p)
+	class := ""
+	for _, cs := range a.index.calls[declaredFn(fn)] {
+		if i < 0 || i >= len(cs.call.Args) {
+			return ""
+		}
+		c := a.lockClassOf(cs.fn, cs.call.Args[i], depth+1)
+		if c == "" || class != "" && c != class {
+			return ""
+		}
+		class = c
+	}
+	return class
 }
 
 func isCondL(fa *ssa.FieldAddr) bool {

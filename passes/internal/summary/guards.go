@@ -20,6 +20,16 @@ type atom struct {
 	param int
 	path  string
 	isNil bool
+	// cmp, when not ILLEGAL, makes the atom a comparison of an integer
+	// parameter (or field) with the constant k: "x cmp k".
+	cmp token.Token
+	k   int64
+}
+
+// place is what an atom tests: a parameter, or a field path below one.
+type place struct {
+	param int
+	path  string
 }
 
 // guards holds, for each basic block of a function, the conditions on the
@@ -54,7 +64,7 @@ func (a *analyzer) guardsOf(fn *ssa.Function) *guards {
 				seen := reachableUnder(fn, at, val)
 				for i, ok := range seen {
 					if !ok {
-						g.at[i] = append(g.at[i], lockstate.Cond{Param: at.param, Path: at.path, Nil: at.isNil, Value: !val})
+						g.at[i] = append(g.at[i], lockstate.Cond{Param: at.param, Path: at.path, Nil: at.isNil, Cmp: at.cmp, K: at.k, Value: !val})
 					}
 				}
 			}
@@ -103,15 +113,13 @@ func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
 // entry and the test).
 func branchAtoms(fn *ssa.Function) []atom {
 	var out []atom
-	storedIn := map[atom][]*ssa.BasicBlock{}
+	storedIn := map[place][]*ssa.BasicBlock{}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok {
 				if i, path, ok := paramPath(fn, st.Addr); ok && path != "" {
-					for _, isNil := range []bool{false, true} {
-						t := atom{param: i, path: path, isNil: isNil}
-						storedIn[t] = append(storedIn[t], b)
-					}
+					pl := place{i, path}
+					storedIn[pl] = append(storedIn[pl], b)
 				}
 			}
 		}
@@ -136,7 +144,7 @@ func branchAtoms(fn *ssa.Function) []atom {
 	}
 	kept := out[:0]
 	for _, t := range out {
-		if !reaches(storedIn[t], tests[t]) {
+		if !reaches(storedIn[place{t.param, t.path}], tests[t]) {
 			kept = append(kept, t)
 		}
 	}
@@ -182,18 +190,22 @@ func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
 		}
 		v, positive = u.X, !positive
 	}
-	if bin, ok := v.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+	if bin, ok := v.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && (IsNil(bin.X) || IsNil(bin.Y)) {
 		x := bin.X
 		if IsNil(x) {
 			x = bin.Y
-		} else if !IsNil(bin.Y) {
-			return atom{}, false, false
 		}
 		i, path, ok := paramValue(fn, x)
 		if !ok {
 			return atom{}, false, false
 		}
 		return atom{param: i, path: path, isNil: true}, positive == (bin.Op == token.EQL), true
+	}
+	if bin, ok := v.(*ssa.BinOp); ok {
+		if t, ok := cmpAtom(fn, bin); ok {
+			return t, positive, true
+		}
+		return atom{}, false, false
 	}
 	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
 		return atom{}, false, false
@@ -203,6 +215,46 @@ func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
 		return atom{}, false, false
 	}
 	return atom{param: i, path: path}, positive, true
+}
+
+// cmpAtom recognises a comparison of an integer parameter (or field) with a
+// constant: "c.responses > 0", "0 == n".
+func cmpAtom(fn *ssa.Function, bin *ssa.BinOp) (atom, bool) {
+	op, x, k := bin.Op, bin.X, bin.Y
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, k = k, x
+		switch op { // k op x is x op' k
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		case token.LEQ:
+			op = token.GEQ
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return atom{}, false
+	}
+	c, ok := k.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return atom{}, false
+	}
+	n, exact := constant.Int64Val(c.Value)
+	if !exact {
+		return atom{}, false
+	}
+	if b, ok := x.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return atom{}, false
+	}
+	i, path, ok := paramValue(fn, x)
+	if !ok {
+		return atom{}, false
+	}
+	return atom{param: i, path: path, cmp: op, k: n}, true
 }
 
 // paramValue reports whether v is a parameter of fn (or a captured
@@ -286,7 +338,8 @@ func condsHold(fn *ssa.Function, when []lockstate.Cond, args, bindings []ssa.Val
 			continue
 		}
 		if i, path, ok := paramValue(fn, arg); ok && (path == "" || c.Path == "") {
-			out = append(out, lockstate.Cond{Param: i, Path: path + c.Path, Nil: c.Nil, Value: c.Value})
+			c.Param, c.Path = i, path+c.Path
+			out = append(out, c)
 		} else {
 			dropped = true
 		}
@@ -323,11 +376,17 @@ func evalCond(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds b
 	arg = stripConv(arg)
 	if c.Path == "" {
 		if k, ok := arg.(*ssa.Const); ok {
-			if c.Nil {
+			switch {
+			case c.Nil:
 				return true, k.IsNil() == c.Value
-			}
-			if k.Value == nil {
+			case k.Value == nil:
 				return false, false
+			case c.Cmp != token.ILLEGAL:
+				if k.Value.Kind() != constant.Int {
+					return false, false
+				}
+				n, exact := constant.Int64Val(k.Value)
+				return exact, compare(n, c.Cmp, c.K) == c.Value
 			}
 			return true, constantBool(k) == c.Value
 		}
@@ -341,35 +400,88 @@ func evalCond(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds b
 	}
 	// A field of an object allocated in fn and never assigned there: its
 	// zero value (false, nil).
+	var aliases []ssa.Value // the object and the loads of its variable
+	if u, ok := arg.(*ssa.UnOp); ok && u.Op == token.MUL {
+		// The object held in a variable set once (captured by the
+		// goroutine it starts later, say).
+		if cell, ok := u.X.(*ssa.Alloc); ok {
+			arg = storedOnce(cell)
+			for _, ref := range *cell.Referrers() {
+				if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
+					aliases = append(aliases, load)
+				}
+			}
+		}
+	}
 	alloc, ok := arg.(*ssa.Alloc)
 	if !ok || alloc.Parent() != fn {
 		return false, false
 	}
+	aliases = append(aliases, alloc)
 	name := c.Path[1:]
 	if i := indexByte(name, '.'); i >= 0 {
 		return false, false // deeper paths are not followed
 	}
-	for _, ref := range *alloc.Referrers() {
-		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok {
-			if st, isStore := ref.(*ssa.Store); isStore && st.Addr == alloc {
-				return false, false // the whole object assigned
+	for _, obj := range aliases {
+		for _, ref := range *obj.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				if st, isStore := ref.(*ssa.Store); isStore && st.Addr == obj {
+					return false, false // the whole object assigned
+				}
+				continue
 			}
-			continue
-		}
-		if f := structField(fa.X.Type(), fa.Field); f == nil || f.Name() != name {
-			continue
-		}
-		for _, r := range *fa.Referrers() {
-			if _, isStore := r.(*ssa.Store); isStore {
-				return false, false
+			if f := structField(fa.X.Type(), fa.Field); f == nil || f.Name() != name {
+				continue
+			}
+			for _, r := range *fa.Referrers() {
+				if _, isStore := r.(*ssa.Store); isStore {
+					return false, false
+				}
 			}
 		}
 	}
-	if c.Nil {
+	switch {
+	case c.Nil:
 		return true, c.Value // the zero value is nil
+	case c.Cmp != token.ILLEGAL:
+		return true, compare(0, c.Cmp, c.K) == c.Value // the zero value is 0
 	}
 	return true, !c.Value // the zero value is false
+}
+
+// compare evaluates "x op k".
+func compare(x int64, op token.Token, k int64) bool {
+	switch op {
+	case token.EQL:
+		return x == k
+	case token.NEQ:
+		return x != k
+	case token.LSS:
+		return x < k
+	case token.LEQ:
+		return x <= k
+	case token.GTR:
+		return x > k
+	case token.GEQ:
+		return x >= k
+	}
+	return false
+}
+
+// storedOnce returns the value stored into the variable cell when it is
+// stored exactly once in its function, or nil.
+func storedOnce(cell *ssa.Alloc) ssa.Value {
+	var stored ssa.Value
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if stored != nil {
+				return nil
+			}
+			stored = st.Val
+		}
+	}
+	return stored
 }
 
 func stripConv(v ssa.Value) ssa.Value {

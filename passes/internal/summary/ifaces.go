@@ -145,8 +145,8 @@ func (a *analyzer) visibleTypes() []*types.Named {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() {
-				continue
+			if !ok || tn.IsAlias() || inTestFile(a.pass.Fset, tn.Pos()) {
+				continue // a test's fakes are not what the program runs
 			}
 			named, ok := tn.Type().(*types.Named)
 			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {

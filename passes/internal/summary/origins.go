@@ -4,8 +4,11 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 )
 
 // An Origin says what a called func value can be: the functions the package
@@ -87,6 +90,9 @@ func (a *analyzer) origin(fn *ssa.Function, v ssa.Value, depth int) Origin {
 func (a *analyzer) originOf(fn *ssa.Function, v ssa.Value, depth int) Origin {
 	if isCancelFunc(v) {
 		return Origin{} // cancelling a context under a lock is idiomatic
+	}
+	if depth == 1 && cheapFunc(v) {
+		return Origin{} // a comparator, hash, clock or getter by convention
 	}
 	switch v := v.(type) {
 	case *ssa.Function:
@@ -336,6 +342,16 @@ func (a *analyzer) resultOrigin(call *ssa.Call, idx int, depth int) Origin {
 		return Origin{}
 	}
 	return Origin{Unknown: "a result of " + SSAFuncName(callee, a.pkg.Pkg)}
+}
+
+// cheapFunc reports whether the called func value v is cheap by convention
+// (see catalog.CheapFunc).
+func cheapFunc(v ssa.Value) bool {
+	name := ValueName(v)
+	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
+		name = name[i+1:]
+	}
+	return catalog.CheapFunc(name, v.Type())
 }
 
 // TargetArgs returns the arguments a call with args passes to target t:

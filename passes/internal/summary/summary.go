@@ -48,15 +48,16 @@ type Reason struct {
 	Guarded bool
 }
 
-// maxChain bounds the length of a reason chain kept in a summary.
-const maxChain = 8
+// MaxChain bounds the length of a reason chain kept in a summary: a longer
+// chain keeps its first MaxChain-1 functions and the operation.
+const MaxChain = 8
 
 func (r *Reason) extend(fn string) *Reason {
 	chain := make([]string, 0, len(r.Chain)+1)
 	chain = append(chain, fn)
 	chain = append(chain, r.Chain...)
-	if len(chain) > maxChain {
-		chain = append(chain[:maxChain-1:maxChain-1], chain[len(chain)-1])
+	if len(chain) > MaxChain {
+		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
 	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded}
 }

@@ -67,6 +67,7 @@ func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
 func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
 	var out []ssa.Instruction
 	seen := map[ssa.Value]bool{}
+	cells := map[ssa.Value]bool{}
 	var visit func(v ssa.Value)
 	visit = func(v ssa.Value) {
 		if seen[v] || len(seen) > 256 {
@@ -85,15 +86,19 @@ func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
 			case *ssa.UnOp:
 				if r.Op != token.MUL {
 					out = append(out, ref)
-				} else if _, cell := v.(*ssa.Alloc); cell && lockstate.CellValue(v.(*ssa.Alloc)) != nil {
-					visit(r) // a load of the cell it was spilled to
+				} else if cells[v] {
+					visit(r) // a load of the variable that holds it
 				}
 			case *ssa.Store:
 				if r.Val != v {
 					continue
 				}
-				if cell, ok := r.Addr.(*ssa.Alloc); ok && lockstate.CellValue(cell) == v {
-					visit(cell) // spilled to a cell for a closure
+				if cell, ok := r.Addr.(*ssa.Alloc); ok && singleStore(cell) == v {
+					// Held in a variable set once (a named result, a
+					// parameter spilled for a closure): its loads are
+					// the object.
+					cells[cell] = true
+					visit(cell)
 					continue
 				}
 				out = append(out, ref)
@@ -242,7 +247,7 @@ func (a *analyzer) unsharedArg(cs callSite, i int) bool {
 	if i >= len(cs.call.Args) {
 		return false
 	}
-	switch arg := cs.call.Args[i].(type) {
+	switch arg := throughCell(cs.call.Args[i]).(type) {
 	case *ssa.Alloc:
 		if _, isCell := arg.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); isCell {
 			return false
@@ -254,6 +259,51 @@ func (a *analyzer) unsharedArg(cs callSite, i int) bool {
 		return j >= 0 && j < len(u) && u[j] && !a.escapesBefore(arg, instr, instr)
 	}
 	return false
+}
+
+// throughCell returns the value a load reads from a variable that is set
+// once (a named result fs = &fileStore{...}, read back as *fs), or v.
+func throughCell(v ssa.Value) ssa.Value {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return v
+	}
+	cell, ok := u.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	if stored := singleStore(cell); stored != nil {
+		return stored
+	}
+	return v
+}
+
+// singleStore returns the value stored into the variable cell when it is
+// stored once and otherwise only read, or captured by closures only ever
+// called in place; nil otherwise.
+func singleStore(cell *ssa.Alloc) ssa.Value {
+	var stored ssa.Value
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != cell || stored != nil {
+				return nil
+			}
+			stored = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if !calledInPlace(r) {
+				return nil
+			}
+		default:
+			return nil // its address taken
+		}
+	}
+	return stored
 }
 
 func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {

@@ -101,3 +101,43 @@ func (l *Log) SyncHeld() error {
 	defer l.mu.Unlock()
 	return l.cur.sync() // want `l.mu held across call of \(\*segment\).sync, which blocks: \(\*segment\).sync -> os.\(\*File\).Sync \(locked at conditions.go:100, released by defer\)`
 }
+
+// broadcast fans watch responses out; a watcher added to a broadcast that
+// has already sent responses gets the latest one at once.
+type broadcast struct {
+	mu        sync.Mutex
+	responses int
+	watchers  map[chan []byte]bool
+	last      []byte
+}
+
+func (b *broadcast) add(w chan []byte) {
+	b.watchers[w] = true
+	if b.responses > 0 {
+		w <- b.last
+	}
+}
+
+// newBroadcast adds the first watcher to a new broadcast: it has sent no
+// responses, so add does not send. Not a finding.
+func (h *hub) newBroadcast(w chan []byte) *broadcast {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := &broadcast{watchers: map[chan []byte]bool{}}
+	b.add(w)
+	h.all = append(h.all, b)
+	return b
+}
+
+// JoinHeld adds a watcher to an existing broadcast under the hub's lock:
+// the send can wait for the watcher.
+func (h *hub) JoinHeld(i int, w chan []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.all[i].add(w) // want `h.mu held across call of \(\*broadcast\).add, which blocks: \(\*broadcast\).add -> channel send \(locked at conditions.go:135, released by defer\)`
+}
+
+type hub struct {
+	mu  sync.Mutex
+	all []*broadcast
+}

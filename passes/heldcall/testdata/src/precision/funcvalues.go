@@ -136,3 +136,40 @@ func (r *Registry) Join(name, addr string) {
 	r.mu.Unlock()
 	hook(name, addr)
 }
+
+// SortedSet keeps keys in the order of its users' comparator: comparators,
+// like sort.Interface's Less, are pure and fast by convention.
+type SortedSet struct {
+	mu      sync.Mutex
+	keys    [][]byte
+	compare func(a, b []byte) int
+	// DisableDedup is an option knob: a func() bool read at each insert.
+	DisableDedup func() bool
+	OnInsert     func(key []byte)
+}
+
+func NewSortedSet(compare func(a, b []byte) int) *SortedSet {
+	return &SortedSet{compare: compare}
+}
+
+// Insert compares keys and reads the knob under the lock. Not a finding.
+func (s *SortedSet) Insert(key []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := 0
+	for i < len(s.keys) && s.compare(s.keys[i], key) < 0 {
+		i++
+	}
+	if i < len(s.keys) && s.compare(s.keys[i], key) == 0 && !s.DisableDedup() {
+		return
+	}
+	s.keys = append(s.keys[:i], append([][]byte{key}, s.keys[i:]...)...)
+}
+
+// InsertNotifyHeld runs the insert hook, the users' code, under the lock.
+func (s *SortedSet) InsertNotifyHeld(key []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys = append(s.keys, key)
+	s.OnInsert(key) // want `s.mu held across call of func value s.OnInsert \(locked at funcvalues.go:171, released by defer\)`
+}

@@ -1,0 +1,61 @@
+package precision
+
+import (
+	"net"
+	"sync"
+)
+
+// session handles requests; on some errors it escalates down to a redial,
+// seven calls below the handler.
+type session struct {
+	mu    sync.Mutex
+	addr  string
+	conn  net.Conn
+	fails int
+	queue [][]byte
+}
+
+func (s *session) respond(b []byte) { s.writeErr(b) }
+func (s *session) writeErr(b []byte) {
+	if len(b) == 0 {
+		s.flushErr()
+	}
+	s.queue = append(s.queue, b)
+}
+func (s *session) flushErr() {
+	if s.fails > 3 {
+		s.closeOnErr()
+	}
+}
+func (s *session) closeOnErr()   { s.reconnect() }
+func (s *session) reconnect()    { s.redial() }
+func (s *session) redial()       { s.dialLocked() }
+func (s *session) dialLocked()   { s.conn, _ = net.Dial("tcp", s.addr) }
+func (s *session) handshake()    { s.conn, _ = net.Dial("tcp", s.addr) }
+func (s *session) ensureConn()   { s.handshake() }
+func (s *session) resetLocked()  { s.fails = 0; s.ensureConn() }
+func (s *session) acceptLocked() { s.fails++ }
+
+// HandleHeld answers under the lock: the redial is seven calls down, past
+// conditions on the session's state, so it is only plausible.
+func (s *session) HandleHeld(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.acceptLocked()
+	s.respond(b) // want `s.mu held across call of \(\*session\).respond, which blocks: \(\*session\).respond -> \(\*session\).writeErr -> \(\*session\).flushErr -> \(\*session\).closeOnErr -> \(\*session\).reconnect -> \(\*session\).redial -> \(\*session\).dialLocked -> net.Dial \(locked at depth.go:42, released by defer\) \(plausible: the operation is more than 6 calls down, past conditions not decided here\)`
+}
+
+// ResetHeld dials three calls down: a proven finding.
+func (s *session) ResetHeld() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resetLocked() // want `s.mu held across call of \(\*session\).resetLocked, which blocks: \(\*session\).resetLocked -> \(\*session\).ensureConn -> \(\*session\).handshake -> net.Dial \(locked at depth.go:50, released by defer\)`
+}
+
+// Reset is its twin: it dials before taking the lock to store the conn.
+func (s *session) Reset() {
+	conn, _ := net.Dial("tcp", s.addr)
+	s.mu.Lock()
+	s.fails, s.conn = 0, conn
+	s.mu.Unlock()
+}
