@@ -125,25 +125,10 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 				c.root = arg // the argument the callee's lock hangs off
 			}
 		}
-		if c.check(call.Pos(), name, t.Lock, t.Mode, withoutClasses(held, t.Outside)) {
+		if c.check(call.Pos(), name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 			return // one finding per call
 		}
 	}
-}
-
-// withoutClasses returns held without the locks of the given classes: the
-// callee releases them before it takes its lock.
-func withoutClasses(held []lockstate.Held, classes []string) []lockstate.Held {
-	if len(classes) == 0 {
-		return held
-	}
-	var out []lockstate.Held
-	for _, h := range held {
-		if !slices.Contains(classes, h.Class) {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // check reports taking id in mode while held is held, through the call of

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -127,20 +126,8 @@ func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []locksta
 		if !ok || !c.res.FixedContainer(c.containerField(t.Lock.Full)) {
 			continue
 		}
-		c.aboveShards(t.Lock, shard{owner: owner}, call.Pos(), withoutClasses(held, t.Outside))
+		c.aboveShards(t.Lock, shard{owner: owner}, call.Pos(), lockstate.WithoutClasses(held, t.Outside))
 	}
-}
-
-// withoutClasses returns held without the locks of the given classes: the
-// callee releases them before it takes the shard's lock.
-func withoutClasses(held []lockstate.Held, classes []string) []lockstate.Held {
-	var out []lockstate.Held
-	for _, h := range held {
-		if !slices.Contains(classes, h.Class) {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // elementLock reports whether a lock key names an element's own lock in
@@ -311,7 +298,7 @@ func (c *checker) container(f *summary.Func, x ssa.Value) (class, owner string, 
 		x = u.X
 	}
 	fa, ok := x.(*ssa.FieldAddr)
-	if !ok || !c.res.FixedContainer(fieldVar(fa)) {
+	if !ok || !c.res.FixedContainer(summary.FieldVar(fa)) {
 		return "", "", false
 	}
 	return lockstate.FieldClass(fa), f.Flow.IDOf(fa.X).Key, true
@@ -342,7 +329,7 @@ func (c *checker) shardContainer(fn *ssa.Function) string {
 			x = u.X
 		}
 		fa, ok := x.(*ssa.FieldAddr)
-		if !ok || len(fn.Params) == 0 || !isParam(fn, fa.X, 0) || !c.res.FixedContainer(fieldVar(fa)) {
+		if !ok || len(fn.Params) == 0 || !isParam(fn, fa.X, 0) || !c.res.FixedContainer(summary.FieldVar(fa)) {
 			return ""
 		}
 		name := lockstate.FieldClass(fa)
@@ -362,16 +349,6 @@ func isParam(fn *ssa.Function, v ssa.Value, i int) bool {
 		}
 	}
 	return i < len(fn.Params) && v == fn.Params[i]
-}
-
-// fieldVar returns the struct field a FieldAddr selects.
-func fieldVar(fa *ssa.FieldAddr) *types.Var {
-	t := fa.X.Type().Underlying().(*types.Pointer).Elem()
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
 }
 
 // rootKey is the root of a lock key: "p0" for "p0.shards[i].mu".

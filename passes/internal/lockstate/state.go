@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/token"
+	"slices"
 	"sort"
 )
 
@@ -209,5 +210,20 @@ func (s State) MustHeld() []Held {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	return out
+}
+
+// WithoutClasses returns held without the locks of the given classes (the
+// caller's locks a callee releases before it takes its own).
+func WithoutClasses(held []Held, classes []string) []Held {
+	if len(classes) == 0 {
+		return held
+	}
+	var out []Held
+	for _, h := range held {
+		if !slices.Contains(classes, h.Class) {
+			out = append(out, h)
+		}
+	}
 	return out
 }

@@ -49,20 +49,7 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 // class, or for a parameter (vs.init(..., mu *sync.Mutex) storing
 // vs.cond.L = mu) the one class the package passes at every call site.
 func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		}
-		break
-	}
+	v = unbox(v)
 	if flow := a.flows[fn]; flow != nil {
 		if class := flow.IDOf(v).Class; class != "" {
 			return class

@@ -49,7 +49,7 @@ func (a *analyzer) containerRoots(fn *ssa.Function, c ssa.Value, depth int) ([]s
 			}
 			switch addr := x.X.(type) {
 			case *ssa.FieldAddr:
-				return a.fieldContainer(fieldVar(addr))
+				return a.fieldContainer(FieldVar(addr))
 			case *ssa.Global:
 				return a.globalContainer(addr)
 			case *ssa.Alloc:
@@ -60,7 +60,7 @@ func (a *analyzer) containerRoots(fn *ssa.Function, c ssa.Value, depth int) ([]s
 			return nil, Origin{Unknown: "an element of a container loaded through a pointer"}
 		case *ssa.FieldAddr:
 			// An array held in a struct: &s.slots.
-			return a.fieldContainer(fieldVar(x))
+			return a.fieldContainer(FieldVar(x))
 		case *ssa.Global:
 			return a.globalContainer(x)
 		case *ssa.Parameter:

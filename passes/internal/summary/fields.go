@@ -8,35 +8,32 @@ import (
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
-// fieldValues records, for unexported func- and interface-typed fields of
-// the package's types, what the package stores into them: a histogram's
-// now field set to time.Now, a cache's recent list set to an *LRU. When
-// every store is a known function or a concrete type, a call through the
-// field is not foreign code: it is a call of those functions or methods.
+// fieldValues records, for unexported interface-typed fields of the
+// package's types, the concrete types the package stores into them (a
+// cache's recent list set to an *LRU). When every store is of a concrete
+// type, a call through the field is a call of those types' methods. (Func
+// fields are resolved with every other func value, see origins.go.)
 type fieldValues struct {
-	funcs map[string][]*ssa.Function // func fields: the functions stored
-	types map[string][]types.Type    // interface fields: the concrete types stored
-	open  map[string]bool            // fields that also receive other values
+	types map[string][]types.Type // the concrete types stored
+	open  map[string]bool         // fields that also receive other values
 }
 
 func collectFieldValues(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) *fieldValues {
-	fv := &fieldValues{funcs: map[string][]*ssa.Function{}, types: map[string][]types.Type{}, open: map[string]bool{}}
+	fv := &fieldValues{types: map[string][]types.Type{}, open: map[string]bool{}}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		fa, ok := st.Addr.(*ssa.FieldAddr)
 		if !ok {
 			return
 		}
 		t := fa.Type().Underlying().(*types.Pointer).Elem()
-		_, isFunc := t.Underlying().(*types.Signature)
-		isIface := types.IsInterface(t)
-		if !isFunc && !isIface {
+		if !types.IsInterface(t) {
 			return
 		}
 		class := flow.IDOf(fa).Class
 		if class == "" {
 			return
 		}
-		if f := fieldVar(fa); f == nil || f.Exported() {
+		if f := FieldVar(fa); f == nil || f.Exported() {
 			fv.open[class] = true // other packages may set it
 			return
 		}
@@ -45,13 +42,8 @@ func collectFieldValues(funcs []*ssa.Function, flows map[*ssa.Function]*lockstat
 			if v.IsNil() {
 				return
 			}
-		case *ssa.Function, *ssa.MakeClosure:
-			if isFunc {
-				fv.funcs[class] = append(fv.funcs[class], ClosureFn(v))
-				return
-			}
 		case *ssa.MakeInterface:
-			if isIface && !types.IsInterface(v.X.Type()) {
+			if !types.IsInterface(v.X.Type()) {
 				fv.types[class] = append(fv.types[class], v.X.Type())
 				return
 			}
@@ -61,26 +53,14 @@ func collectFieldValues(funcs []*ssa.Function, flows map[*ssa.Function]*lockstat
 	return fv
 }
 
-// fieldVar returns the struct field a FieldAddr selects.
-func fieldVar(fa *ssa.FieldAddr) *types.Var {
+// FieldVar returns the struct field a FieldAddr selects.
+func FieldVar(fa *ssa.FieldAddr) *types.Var {
 	t := fa.X.Type().Underlying().(*types.Pointer).Elem()
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok || fa.Field >= st.NumFields() {
 		return nil
 	}
 	return st.Field(fa.Field)
-}
-
-// FieldFuncs returns the functions that a func value loaded from a field of
-// the package can be, when the package stores only known functions into
-// that field; ok is false otherwise.
-func (r *Result) FieldFuncs(flow *lockstate.Result, v ssa.Value) ([]*ssa.Function, bool) {
-	class, ok := r.fieldClass(flow, v)
-	if !ok {
-		return nil, false
-	}
-	fns := r.a.fields.funcs[class]
-	return fns, len(fns) > 0
 }
 
 // FieldMethods returns the methods that an interface call of m on a value

@@ -91,13 +91,13 @@ func (ix *pkgIndex) instr(fn *ssa.Function, instr ssa.Instruction) {
 			ix.boxed[n.Origin()] = true
 		}
 	case *ssa.FieldAddr:
-		if f := fieldVar(instr); f != nil {
+		if f := FieldVar(instr); f != nil {
 			ix.fieldAddrs[f.Origin()] = append(ix.fieldAddrs[f.Origin()], instr)
 		}
 	case *ssa.Store:
 		switch addr := instr.Addr.(type) {
 		case *ssa.FieldAddr:
-			if f := fieldVar(addr); f != nil {
+			if f := FieldVar(addr); f != nil {
 				ix.fieldStores[f.Origin()] = append(ix.fieldStores[f.Origin()], valueSite{fn, instr.Val})
 			}
 		case *ssa.Global:

@@ -64,18 +64,27 @@ func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reaso
 // standardStream reports whether v is os.Stdout or os.Stderr (possibly
 // converted to an interface): fmt.Printf and friends print there.
 func standardStream(v ssa.Value) bool {
+	u, ok := unbox(v).(*ssa.UnOp)
+	if !ok {
+		return false
+	}
+	g, ok := u.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && (g.Name() == "Stdout" || g.Name() == "Stderr")
+}
+
+// unbox returns the value v converts to an interface or to another type,
+// through any number of conversions.
+func unbox(v ssa.Value) ssa.Value {
 	for {
 		switch x := v.(type) {
 		case *ssa.MakeInterface:
 			v = x.X
-			continue
 		case *ssa.ChangeInterface:
 			v = x.X
-			continue
-		case *ssa.UnOp:
-			g, ok := x.X.(*ssa.Global)
-			return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && (g.Name() == "Stdout" || g.Name() == "Stderr")
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
 		}
-		return false
 	}
 }

@@ -175,7 +175,7 @@ func (a *analyzer) loadOrigin(fn *ssa.Function, addr ssa.Value, depth int) Origi
 	case *ssa.Global:
 		return a.globalOrigin(addr, depth)
 	case *ssa.FieldAddr:
-		if f := fieldVar(addr); f != nil {
+		if f := FieldVar(addr); f != nil {
 			return a.fieldOrigin(f, depth)
 		}
 	case *ssa.IndexAddr:

@@ -175,14 +175,7 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 		if fn.Parent() != nil || len(fn.Blocks) == 0 {
 			continue
 		}
-		flags := make([]bool, len(fn.Params))
-		any := false
-		for i, p := range fn.Params {
-			if _, ok := p.Type().Underlying().(*types.Pointer); ok {
-				flags[i], any = true, true
-			}
-		}
-		if any {
+		if flags := pointerParams(fn); flags != nil {
 			a.nonLeaking[fn] = flags
 		}
 	}
@@ -211,14 +204,7 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 		if len(a.index.calls[fn]) == 0 {
 			continue
 		}
-		flags := make([]bool, len(fn.Params))
-		any := false
-		for i, p := range fn.Params {
-			if _, ok := p.Type().Underlying().(*types.Pointer); ok {
-				flags[i], any = true, true
-			}
-		}
-		if any {
+		if flags := pointerParams(fn); flags != nil {
 			a.unsharedParams[fn] = flags
 		}
 	}
@@ -238,6 +224,21 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 			}
 		}
 	}
+}
+
+// pointerParams flags fn's pointer parameters, or returns nil if it has
+// none.
+func pointerParams(fn *ssa.Function) []bool {
+	var flags []bool
+	for i, p := range fn.Params {
+		if _, ok := p.Type().Underlying().(*types.Pointer); ok {
+			if flags == nil {
+				flags = make([]bool, len(fn.Params))
+			}
+			flags[i] = true
+		}
+	}
+	return flags
 }
 
 // unsharedArg reports whether the i'th argument of a call site is an
