@@ -112,6 +112,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		if kind, ok := cat.Direct(obj); ok {
 			return &finding{category: kind, what: "call of " + name, held: held}
 		}
+		if cat.Quiet(obj) {
+			return nil
+		}
 	}
 	s := c.res.SummaryOf(callee)
 	if s == nil {

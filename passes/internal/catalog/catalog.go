@@ -133,6 +133,21 @@ func (c *Catalog) Direct(fn *types.Func) (string, bool) {
 	return kind, ok
 }
 
+// quietFuncs are functions that never wait although what they call can:
+// http.Error writes a short message into the ResponseWriter's buffer, which
+// reaches the network only when the handler returns.
+var quietFuncs = map[string]bool{
+	"net/http.Error":    true,
+	"net/http.NotFound": true,
+	"net/http.Redirect": true,
+}
+
+// Quiet reports whether fn never waits, whatever the functions it calls
+// can do.
+func (c *Catalog) Quiet(fn *types.Func) bool {
+	return fn != nil && quietFuncs[fn.Origin().FullName()]
+}
+
 // Entries returns the catalogue's entries as sorted "name=category" strings.
 func (c *Catalog) Entries() []string {
 	out := make([]string, 0, len(c.blocking))

@@ -198,6 +198,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			setBlock(kind, FuncName(obj, nil), "")
 			return
 		}
+		if a.cat.Quiet(obj) {
+			return
+		}
 	}
 	var bindings []ssa.Value
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(args) == len(c.Args) {
