@@ -6,19 +6,17 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// LocalObject returns the object allocated in the function that the lock l
-// belongs to (l is rooted at it), or nil: a variable holding a pointer to
-// somebody else's object is not one.
-func (r *Result) LocalObject(l ID) *ssa.Alloc {
+// LocalRoot returns the allocation of the function that the lock l is
+// rooted at, or nil; cell is true when it is a variable holding a pointer
+// (to an object allocated here or not) rather than the object itself.
+func (r *Result) LocalRoot(l ID) (alloc *ssa.Alloc, cell bool) {
 	if l.Root != RootLocal || len(l.Key) < len(l.Path) {
-		return nil
+		return nil, false
 	}
-	alloc := r.ident.allocs[l.Key[:len(l.Key)-len(l.Path)]]
+	alloc = r.ident.allocs[l.Key[:len(l.Key)-len(l.Path)]]
 	if alloc == nil || alloc.Parent() != r.Fn {
-		return nil
+		return nil, false
 	}
-	if _, cell := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); cell {
-		return nil
-	}
-	return alloc
+	_, cell = alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer)
+	return alloc, cell
 }

@@ -94,6 +94,7 @@ type analyzer struct {
 	// parameters that do not escape and those unshared at entry (see
 	// unshared.go).
 	nonLeaking     map[*ssa.Function][]bool
+	flowsInto      map[*ssa.Function][][]int
 	unsharedParams map[*ssa.Function][]bool
 }
 

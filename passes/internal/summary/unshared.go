@@ -37,8 +37,16 @@ func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
 	var obj ssa.Value
 	switch l.Root {
 	case lockstate.RootLocal:
-		if alloc := f.Flow.LocalObject(l); alloc != nil {
+		alloc, cell := f.Flow.LocalRoot(l)
+		switch {
+		case alloc == nil:
+		case !cell:
 			obj = alloc
+		default:
+			// A variable (a named result) holding the object.
+			if v, ok := cellValueAt(alloc, at).(*ssa.Alloc); ok && !isCell(v) {
+				obj = v
+			}
 		}
 	case lockstate.RootParam:
 		if u := r.a.unsharedParams[f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
@@ -65,7 +73,25 @@ func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
 // closures that capture it (unless only called in place), go statements,
 // and calls that hand it to code that may keep it.
 func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
-	var out []ssa.Instruction
+	out, links := a.escapesInto(v)
+	for _, l := range links {
+		out = append(out, l.store)
+	}
+	return out
+}
+
+// A link is a store of a pointer into a field of a parameter's object.
+type link struct {
+	store ssa.Instruction
+	param int
+}
+
+// escapesInto is escapes, except that a store of the pointer into a field
+// of another parameter of its function is returned apart, as the index of
+// that parameter: a function that links two objects (mb.fs = fs) lets one
+// escape only as far as the other does. Stores into the object itself or
+// into an object the function allocates are not escapes.
+func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link) {
 	seen := map[ssa.Value]bool{}
 	cells := map[ssa.Value]bool{}
 	var visit func(v ssa.Value)
@@ -93,13 +119,30 @@ func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
 				if r.Val != v {
 					continue
 				}
-				if cell, ok := r.Addr.(*ssa.Alloc); ok && singleStore(cell) == v {
-					// Held in a variable set once (a named result, a
-					// parameter spilled for a closure): its loads are
-					// the object.
+				if cell, ok := r.Addr.(*ssa.Alloc); ok && localCell(cell) {
+					// Held in a local variable (a named result, a
+					// parameter spilled for a closure): its loads may
+					// be the object.
 					cells[cell] = true
 					visit(cell)
 					continue
+				}
+				switch root := objectRoot(r.Addr).(type) {
+				case *ssa.Alloc:
+					if root.Parent() == r.Parent() && !isCell(root) {
+						continue // into an object allocated here
+					}
+				case *ssa.Parameter:
+					if seen[root] {
+						continue // into the object itself
+					}
+					if i := indexOf(r.Parent().Params, root); i >= 0 {
+						into = append(into, link{ref, i})
+						continue
+					}
+				}
+				if seen[objectRoot(r.Addr)] {
+					continue // into the object itself
 				}
 				out = append(out, ref)
 			case *ssa.ChangeType, *ssa.Convert, *ssa.Phi:
@@ -122,7 +165,33 @@ func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
 		}
 	}
 	visit(v)
-	return out
+	return out, into
+}
+
+// objectRoot returns the object whose field (or element) addr addresses:
+// the base below every field selection and load.
+func objectRoot(addr ssa.Value) ssa.Value {
+	for range 16 {
+		switch x := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = x.X
+		case *ssa.IndexAddr:
+			addr = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return addr
+			}
+			if cell, ok := x.X.(*ssa.Alloc); ok && isCell(cell) {
+				if v := lockstate.CellValue(cell); v != nil {
+					return v // a parameter spilled for a closure
+				}
+			}
+			addr = x.X
+		default:
+			return addr
+		}
+	}
+	return addr
 }
 
 // keeps reports whether a call passes v only to parameters of a function of
@@ -138,23 +207,50 @@ func (a *analyzer) keeps(c *ssa.CallCommon, v ssa.Value) bool {
 	if op := lockstate.OpOf(c); op.Kind != lockstate.NoOp {
 		return true
 	}
-	nonLeaking := a.nonLeaking[a.declared(callee)]
+	decl := a.declared(callee)
+	nonLeaking, into := a.nonLeaking[decl], a.flowsInto[decl]
 	for i, arg := range c.Args {
-		if arg == v && (i >= len(nonLeaking) || !nonLeaking[i]) {
+		if arg != v {
+			continue
+		}
+		if i >= len(nonLeaking) || !nonLeaking[i] {
 			return false
+		}
+		if i >= len(into) {
+			continue
+		}
+		for _, j := range into[i] {
+			// Linked into the object passed as argument j: fine if
+			// that is v itself or an object the caller allocated.
+			if j >= len(c.Args) {
+				return false
+			}
+			w := c.Args[j]
+			if alloc, ok := w.(*ssa.Alloc); w != v && (!ok || isCell(alloc)) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-// calledInPlace reports whether the closure mc is only ever called.
+// calledInPlace reports whether the closure mc is only ever called or
+// deferred: it runs on the goroutine that made it.
 func calledInPlace(mc *ssa.MakeClosure) bool {
 	for _, ref := range *mc.Referrers() {
-		call, ok := ref.(*ssa.Call)
-		if !ok || call.Call.Value != ssa.Value(mc) {
+		var c *ssa.CallCommon
+		switch r := ref.(type) {
+		case *ssa.Call:
+			c = r.Common()
+		case *ssa.Defer:
+			c = r.Common()
+		default:
 			return false
 		}
-		for _, arg := range call.Call.Args {
+		if c.Value != ssa.Value(mc) {
+			return false
+		}
+		for _, arg := range c.Args {
 			if arg == ssa.Value(mc) {
 				return false
 			}
@@ -179,12 +275,27 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 			a.nonLeaking[fn] = flags
 		}
 	}
+	a.flowsInto = map[*ssa.Function][][]int{}
 	for changed := true; changed; {
 		changed = false
 		for fn, flags := range a.nonLeaking {
 			for i, ok := range flags {
-				if ok && len(a.escapes(fn.Params[i])) > 0 {
+				if !ok {
+					continue
+				}
+				esc, into := a.escapesInto(fn.Params[i])
+				if len(esc) > 0 {
 					flags[i], changed = false, true
+					continue
+				}
+				if len(into) > 0 {
+					if a.flowsInto[fn] == nil {
+						a.flowsInto[fn] = make([][]int, len(fn.Params))
+					}
+					a.flowsInto[fn][i] = nil
+					for _, l := range into {
+						a.flowsInto[fn][i] = append(a.flowsInto[fn][i], l.param)
+					}
 				}
 			}
 		}
@@ -248,12 +359,9 @@ func (a *analyzer) unsharedArg(cs callSite, i int) bool {
 	if i >= len(cs.call.Args) {
 		return false
 	}
-	switch arg := throughCell(cs.call.Args[i]).(type) {
+	switch arg := valueAt(cs.call.Args[i], instr).(type) {
 	case *ssa.Alloc:
-		if _, isCell := arg.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer); isCell {
-			return false
-		}
-		return !a.escapesBefore(arg, instr, instr)
+		return !isCell(arg) && !a.escapesBefore(arg, instr, instr)
 	case *ssa.Parameter:
 		u := a.unsharedParams[cs.fn]
 		j := indexOf(cs.fn.Params, arg)
@@ -262,9 +370,11 @@ func (a *analyzer) unsharedArg(cs callSite, i int) bool {
 	return false
 }
 
-// throughCell returns the value a load reads from a variable that is set
-// once (a named result fs = &fileStore{...}, read back as *fs), or v.
-func throughCell(v ssa.Value) ssa.Value {
+// valueAt returns, for a load of a local variable, the one value stored
+// into the variable that can reach instruction at (a named result set to
+// &fileStore{...} and read back as *fs: the early returns' stores of nil
+// do not reach the calls after it), or v itself.
+func valueAt(v ssa.Value, at ssa.Instruction) ssa.Value {
 	u, ok := v.(*ssa.UnOp)
 	if !ok || u.Op != token.MUL {
 		return v
@@ -273,38 +383,61 @@ func throughCell(v ssa.Value) ssa.Value {
 	if !ok {
 		return v
 	}
-	if stored := singleStore(cell); stored != nil {
+	if stored := cellValueAt(cell, at); stored != nil {
 		return stored
 	}
 	return v
 }
 
-// singleStore returns the value stored into the variable cell when it is
-// stored once and otherwise only read, or captured by closures only ever
-// called in place; nil otherwise.
-func singleStore(cell *ssa.Alloc) ssa.Value {
+// cellValueAt returns the one value stored into the local variable cell
+// that can reach instruction at, or nil.
+func cellValueAt(cell *ssa.Alloc, at ssa.Instruction) ssa.Value {
+	if !localCell(cell) {
+		return nil
+	}
 	var stored ssa.Value
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell && precedes(st, at) {
+			if stored != nil {
+				return nil
+			}
+			stored = st.Val
+		}
+	}
+	return stored
+}
+
+// isCell reports whether alloc is a variable holding a pointer, not an
+// object.
+func isCell(alloc *ssa.Alloc) bool {
+	_, cell := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer)
+	return cell
+}
+
+// localCell reports whether the variable cell is only stored to and read
+// from, or captured by closures only ever called in place: its value
+// cannot change behind the function's back.
+func localCell(cell *ssa.Alloc) bool {
 	for _, ref := range *cell.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.Store:
-			if r.Addr != cell || stored != nil {
-				return nil
+			if r.Addr != cell {
+				return false
 			}
-			stored = r.Val
 		case *ssa.UnOp:
 			if r.Op != token.MUL {
-				return nil
+				return false
 			}
 		case *ssa.DebugRef:
 		case *ssa.MakeClosure:
 			if !calledInPlace(r) {
-				return nil
+				return false
 			}
 		default:
-			return nil // its address taken
+			return false // its address taken
 		}
 	}
-	return stored
+	return true
 }
 
 func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {
