@@ -38,6 +38,7 @@ var corpus = []string{
 	"idioms",
 	"precision",
 	"kvstore",
+	"kvstore/internal/evict",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -92,7 +92,10 @@ func (a *analyzer) fieldContainer(f *types.Var) ([]ssa.Value, Origin) {
 	}
 	f = f.Origin()
 	var leak Origin
-	if f.Exported() {
+	switch {
+	case f.Exported() && f.Pkg() != nil && internalPath(f.Pkg().Path()):
+		leak.Unknown = "an element of exported field " + f.Name() + " of an internal package"
+	case f.Exported():
 		leak.Supplied = "an element of exported field " + f.Name()
 	}
 	if f.Pkg() != a.pkg.Pkg {

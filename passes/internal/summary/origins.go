@@ -264,7 +264,12 @@ func (a *analyzer) globalOrigin(g *ssa.Global, depth int) Origin {
 func (a *analyzer) fieldOrigin(f *types.Var, depth int) Origin {
 	f = f.Origin()
 	var o Origin
-	if f.Exported() {
+	switch {
+	case f.Exported() && f.Pkg() != nil && internalPath(f.Pkg().Path()):
+		// Only the module can set it, possibly in a package not
+		// visible from here.
+		o.Unknown = "exported field " + f.Name() + " of an internal package, which the module sets"
+	case f.Exported():
 		o.Supplied = "exported field " + f.Name() + ", which callers set"
 	}
 	if f.Pkg() != a.pkg.Pkg {
@@ -277,7 +282,7 @@ func (a *analyzer) fieldOrigin(f *types.Var, depth int) Origin {
 	for _, s := range stores {
 		o.merge(a.origin(s.fn, s.val, depth))
 	}
-	if len(stores) == 0 && o.Supplied == "" {
+	if len(stores) == 0 && o.Supplied == "" && o.Unknown == "" {
 		o.Unknown = "field " + f.Name() + ", which the package never sets"
 	}
 	return o
@@ -291,6 +296,11 @@ func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Or
 	i := slices.Index(fn.Params, p)
 	decl := declaredFn(fn)
 	if fn.Parent() == nil && a.callableOutside(decl) {
+		if internalPath(a.pkg.Pkg.Path()) {
+			// Only the module calls it, from packages not visible
+			// here.
+			return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which the module calls from other packages"}
+		}
 		return Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
 	}
 	if a.index.escapes[decl] {

@@ -3,7 +3,10 @@
 // are in-memory bookkeeping.
 package evict
 
-import "container/list"
+import (
+	"container/list"
+	"sync"
+)
 
 // Policy orders keys for eviction.
 type Policy interface {
@@ -54,4 +57,20 @@ func (l *LFU) Victim() (string, bool) {
 	}
 	delete(l.counts, best)
 	return best, n >= 0
+}
+
+// Tracker counts evictions and tells the module's cache about them through
+// OnEvict, an exported field of an internal package: only the module sets
+// it, so the call is plausible foreign code, not the users'.
+type Tracker struct {
+	mu      sync.Mutex
+	evicted int
+	OnEvict func(key string)
+}
+
+func (t *Tracker) Evicted(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.evicted++
+	t.OnEvict(key) // want `t.mu held across call of func value t.OnEvict \(locked at evict.go:72, released by defer\) \(plausible: the func value can be exported field OnEvict of an internal package, which the module sets\)`
 }
