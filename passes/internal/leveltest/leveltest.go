@@ -34,7 +34,11 @@ func SetFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
 	if err := f.Value.Set(value); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { f.Value.Set(old) })
+	t.Cleanup(func() {
+		if err := f.Value.Set(old); err != nil {
+			t.Errorf("restoring %s.%s: %v", a.Name, name, err)
+		}
+	})
 }
 
 // Check checks that every note among the results is expected as one: the
