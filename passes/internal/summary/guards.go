@@ -87,8 +87,8 @@ func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
 		work = work[:len(work)-1]
 		succs := b.Succs
 		if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 {
-			if t, positive, ok := atomOf(fn, ifi.Cond); ok && t == at {
-				if positive == val {
+			if known, cond := evalUnder(fn, ifi.Cond, at, val, 0); known {
+				if cond {
 					succs = succs[:1]
 				} else {
 					succs = succs[1:]
@@ -130,17 +130,15 @@ func branchAtoms(fn *ssa.Function) []atom {
 		if !ok {
 			continue
 		}
-		t, _, ok := atomOf(fn, ifi.Cond)
-		if !ok {
-			continue
+		for _, t := range condAtoms(fn, ifi.Cond, nil, 0) {
+			if _, seen := tests[t]; !seen && len(tests) >= maxAtoms {
+				continue
+			}
+			if _, seen := tests[t]; !seen {
+				out = append(out, t)
+			}
+			tests[t] = append(tests[t], b)
 		}
-		if _, seen := tests[t]; !seen && len(tests) >= maxAtoms {
-			continue
-		}
-		if _, seen := tests[t]; !seen {
-			out = append(out, t)
-		}
-		tests[t] = append(tests[t], b)
 	}
 	kept := out[:0]
 	for _, t := range out {
@@ -176,6 +174,65 @@ func reaches(from, to []*ssa.BasicBlock) bool {
 		work = append(work, b.Succs...)
 	}
 	return false
+}
+
+// maxCondDepth bounds how far a branch condition is taken apart.
+const maxCondDepth = 6
+
+// condAtoms returns the atoms a branch condition depends on: the condition
+// itself, or the values a phi joins (ackInPlace := o.node == nil &&
+// needLock is a phi of false and needLock), or what it negates.
+func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int) []atom {
+	if depth > maxCondDepth {
+		return out
+	}
+	if t, _, ok := atomOf(fn, v); ok {
+		return append(out, t)
+	}
+	switch x := v.(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			out = condAtoms(fn, e, out, depth+1)
+		}
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			out = condAtoms(fn, x.X, out, depth+1)
+		}
+	}
+	return out
+}
+
+// evalUnder evaluates the boolean v of fn assuming atom at has value val:
+// the atom itself, constants, negations, and phis whose every value is
+// known and the same.
+func evalUnder(fn *ssa.Function, v ssa.Value, at atom, val bool, depth int) (known, b bool) {
+	if depth > maxCondDepth {
+		return false, false
+	}
+	if t, positive, ok := atomOf(fn, v); ok {
+		return t == at, positive == val
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value != nil && x.Value.Kind() == constant.Bool {
+			return true, constant.BoolVal(x.Value)
+		}
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			known, b := evalUnder(fn, x.X, at, val, depth+1)
+			return known, !b
+		}
+	case *ssa.Phi:
+		for i, e := range x.Edges {
+			k, eb := evalUnder(fn, e, at, val, depth+1)
+			if !k || i > 0 && eb != b {
+				return false, false
+			}
+			b = eb
+		}
+		return len(x.Edges) > 0, b
+	}
+	return false, false
 }
 
 // atomOf returns the atom a branch condition tests, and whether the

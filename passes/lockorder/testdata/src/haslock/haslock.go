@@ -61,3 +61,28 @@ func (s *Stream) ExpireHeld(seq uint64) {
 func (s *Stream) Remove(seq uint64) bool {
 	return s.removeMsg(seq, true)
 }
+
+// ack takes the lock only when it acks in place, which needs needLock: a
+// compound condition.
+func (s *Stream) ack(seq uint64, needLock bool) {
+	inPlace := s.last > 0 && needLock
+	if inPlace {
+		s.mu.Lock()
+		delete(s.msgs, seq)
+		s.mu.Unlock()
+	}
+}
+
+// Term holds s.mu and acks with needLock false. Not a finding.
+func (s *Stream) Term(seq uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ack(seq, false)
+}
+
+// TermHeld holds s.mu and asks ack to take it.
+func (s *Stream) TermHeld(seq uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ack(seq, true) // want `s.mu locked again through call of \(\*Stream\).ack while held \(locked at haslock.go:85\)`
+}
