@@ -188,3 +188,15 @@ func CheapFunc(name string, t types.Type) bool {
 	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
 }
+
+// SettingsType reports whether a struct type's name says it holds settings
+// (Options, Config, Settings, Opts): a func with no parameters in one is a
+// getter of a setting, evaluated under whatever lock reads it.
+func SettingsType(name string) bool {
+	for _, suffix := range []string{"Options", "Config", "Settings", "Opts", "Conf"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}

@@ -91,7 +91,7 @@ func (a *analyzer) originOf(fn *ssa.Function, v ssa.Value, depth int) Origin {
 	if isCancelFunc(v) {
 		return Origin{} // cancelling a context under a lock is idiomatic
 	}
-	if depth == 1 && cheapFunc(v) {
+	if depth == 1 && cheapFunc(v) || settingGetter(v) {
 		return Origin{} // a comparator, hash, clock or getter by convention
 	}
 	switch v := v.(type) {
@@ -362,6 +362,34 @@ func cheapFunc(v ssa.Value) bool {
 		name = name[i+1:]
 	}
 	return catalog.CheapFunc(name, v.Type())
+}
+
+// settingGetter reports whether v is a setting: a getter with no
+// parameters read from a field of an options or configuration struct
+// (opts.MaxConcurrentCompactions, cfg.WALMinSyncInterval), wherever it is
+// later kept.
+func settingGetter(v ssa.Value) bool {
+	sig, ok := v.Type().Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	for x := load.X; ; {
+		fa, ok := x.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		if n := namedPointee(fa.X.Type()); n != nil && catalog.SettingsType(n.Obj().Name()) {
+			return true
+		}
+		x = fa.X
+		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+			x = u.X
+		}
+	}
 }
 
 // TargetArgs returns the arguments a call with args passes to target t:

@@ -173,3 +173,38 @@ func (s *SortedSet) InsertNotifyHeld(key []byte) {
 	s.keys = append(s.keys, key)
 	s.OnInsert(key) // want `s.mu held across call of func value s.OnInsert \(locked at funcvalues.go:171, released by defer\)`
 }
+
+// CompactionOptions configure a Compactor; MaxConcurrency is a setting
+// read through a getter.
+type CompactionOptions struct {
+	MaxConcurrency func() int
+	OnCompacted    func(n int)
+}
+
+// Compactor schedules compactions within its options' limits.
+type Compactor struct {
+	mu      sync.Mutex
+	running int
+	opts    CompactionOptions
+}
+
+func NewCompactor(opts CompactionOptions) *Compactor { return &Compactor{opts: opts} }
+
+// MaybeSchedule reads the setting under the lock. Not a finding.
+func (c *Compactor) MaybeSchedule() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running >= c.opts.MaxConcurrency() {
+		return false
+	}
+	c.running++
+	return true
+}
+
+// DoneHeld tells the user's hook under the lock.
+func (c *Compactor) DoneHeld() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running--
+	c.opts.OnCompacted(c.running) // want `c.mu held across call of func value c.opts.OnCompacted \(locked at funcvalues.go:206, released by defer\)`
+}
