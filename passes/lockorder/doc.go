@@ -30,7 +30,9 @@
 //   - rlock-upgrade: Lock of a lock held for reading (RLock then Lock);
 //   - rlock-reentry: RLock of a lock already held for reading: it deadlocks
 //     as soon as a writer waits between the two, since a waiting writer
-//     blocks new readers;
+//     blocks new readers. An unexported RWMutex field that its package
+//     only ever read-locks, and whose address it hands nowhere else, has
+//     no writer, so its recursive read locks are not reported;
 //   - order-cycle: two locks taken in opposite orders in two places of the
 //     package (A then B here, B then A there), at least one of them for
 //     writing: two goroutines running both deadlock;

@@ -37,7 +37,7 @@ func init() {
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder"), calls: srcname.New(pass)}
+	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder"), calls: srcname.New(pass), readOnly: readOnlyLocks(pass.Pkg, res)}
 	for _, f := range res.Funcs {
 		if f.Flow == nil {
 			continue
@@ -75,6 +75,9 @@ type checker struct {
 	fn         *summary.Func   // the function being checked
 	at         ssa.Instruction // the acquisition being checked
 	root       ssa.Value       // a value the lock being taken hangs off, if known
+	// readOnly holds the classes of locks that no writer can take, whose
+	// recursive read locks cannot deadlock (readers.go).
+	readOnly map[string]bool
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
@@ -144,6 +147,9 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 			continue
 		}
 		category, what := reentry(h.Mode, mode)
+		if category == "rlock-reentry" && c.readOnly[h.Class] {
+			return false // no writer can queue between the two read locks
+		}
 		how := what
 		if via != "" {
 			how = what + " through call of " + via
