@@ -49,6 +49,13 @@ type TestOptions struct {
 	// Progress, if set, is called with a short line as packages are built
 	// and run. It may be called from several goroutines, one call at a time.
 	Progress func(msg string)
+	// OnPackage, if set, is called when a package finishes or is given up
+	// (with its final status), and when its build is slow
+	// (StatusBuilding). Calls are serialised with Progress's.
+	OnPackage func(PackageEvent)
+	// SlowBuild is how long a build runs before OnPackage hears of it;
+	// 0 means 5s.
+	SlowBuild time.Duration
 }
 
 // defaultTestTimeout is go test's default -timeout.
@@ -71,11 +78,16 @@ type testPackage struct {
 // CollectTests builds a test binary for each package matched by the
 // patterns and runs it with mutex and block profiling, adding the profiles
 // to c. Builds run GOMAXPROCS at a time, test binaries opts.Parallel at a
-// time; each runs from its package directory, in its own process group, and
-// is stopped when ctx is done. A package that does not load or build, has
-// no test files, or whose tests fail becomes an error of c (the profiles of
-// a failed run are kept: they are what could be analysed). It returns an
-// error only if nothing could be attempted at all.
+// time; each runs from its package directory, in its own process group.
+// A package that does not load or build, has no test files, or whose tests
+// fail becomes an error of c (the profiles of a failed run are kept: they
+// are what could be analysed); so does one whose binary outlives -timeout,
+// which records nothing.
+//
+// When ctx is done, the running binaries are stopped and CollectTests
+// returns with the packages that finished in c, and an error of c for each
+// that did not ("not finished: interrupted"): the caller can still report
+// them. It returns an error only if nothing could be attempted at all.
 func CollectTests(ctx context.Context, c *Collection, opts TestOptions) error {
 	tmp, err := os.MkdirTemp(os.Getenv("GOTMPDIR"), "lockaudit-profile-")
 	if err != nil {
@@ -86,7 +98,7 @@ func CollectTests(ctx context.Context, c *Collection, opts TestOptions) error {
 	if err := os.Mkdir(workDir, 0o700); err != nil {
 		return err
 	}
-	pr := newProgress(opts.Progress)
+	pr := newProgress(opts.Progress, opts.OnPackage)
 
 	pkgs, err := listTestPackages(ctx, c, opts, workDir)
 	if err != nil {
@@ -101,40 +113,84 @@ func CollectTests(ctx context.Context, c *Collection, opts TestOptions) error {
 		runnable = append(runnable, p)
 	}
 
-	builds := make(chan int, runtime.GOMAXPROCS(0))
-	runs := make(chan int, max(opts.Parallel, 1))
+	r := &testRunner{
+		ctx: ctx, c: c, opts: opts, workDir: workDir, pr: pr,
+		builds: make(chan int, runtime.GOMAXPROCS(0)),
+		runs:   make(chan int, max(opts.Parallel, 1)),
+	}
 	var wg sync.WaitGroup
 	pr.printf("building %d test binaries", len(runnable))
-	var done int
 	for i, p := range runnable {
 		wg.Go(func() {
-			bin := filepath.Join(tmp, binaryName(i, p.ImportPath))
-			builds <- 1
-			err := buildTestBinary(ctx, opts, workDir, p, bin)
-			<-builds
-			if err != nil {
-				if ctx.Err() == nil {
-					c.addError(p.ImportPath, "%v", err)
-				}
-				return
+			ev := r.profile(p, filepath.Join(tmp, binaryName(i, p.ImportPath)))
+			if ev.Status != StatusOK {
+				c.addError(ev.Package, "%s", ev.Message)
 			}
-			runs <- 1
-			defer func() { <-runs }()
-			if ctx.Err() != nil {
-				return
-			}
-			pr.printf("running %s", p.ImportPath)
-			start := time.Now()
-			runTestBinary(ctx, c, opts, p, bin)
-			n := pr.count(&done)
-			pr.printf("%s done in %v (%d/%d)", p.ImportPath, time.Since(start).Round(time.Millisecond), n, len(runnable))
+			pr.event(ev)
 		})
 	}
 	wg.Wait()
-	if ctx.Err() != nil {
-		return errors.New("interrupted")
-	}
 	return nil
+}
+
+// A testRunner builds and runs the test binaries of one CollectTests call.
+type testRunner struct {
+	ctx     context.Context
+	c       *Collection
+	opts    TestOptions
+	workDir string
+	pr      *progress
+	builds  chan int // semaphore of concurrent builds
+	runs    chan int // semaphore of concurrent test binaries
+}
+
+// profile builds and runs one package's test binary and says how it ended.
+func (r *testRunner) profile(p *testPackage, bin string) PackageEvent {
+	interrupted := PackageEvent{Package: p.ImportPath, Status: StatusInterrupted, Message: "not finished: interrupted"}
+	r.builds <- 1
+	if r.ctx.Err() != nil {
+		<-r.builds
+		return interrupted
+	}
+	err := r.build(p, bin)
+	<-r.builds
+	switch {
+	case r.ctx.Err() != nil:
+		return interrupted
+	case err != nil:
+		return PackageEvent{Package: p.ImportPath, Status: StatusBuildFailed, Message: err.Error()}
+	}
+	r.runs <- 1
+	defer func() { <-r.runs }()
+	if r.ctx.Err() != nil {
+		return interrupted
+	}
+	r.pr.printf("running %s", p.ImportPath)
+	ev := runTestBinary(r.ctx, r.c, r.opts, p, bin)
+	if ev.Status == StatusInterrupted {
+		return interrupted
+	}
+	return ev
+}
+
+// build builds one test binary, telling the progress when it is slow.
+func (r *testRunner) build(p *testPackage, bin string) error {
+	slow := r.opts.SlowBuild
+	if slow <= 0 {
+		slow = defaultSlowBuild
+	}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- buildTestBinary(r.ctx, r.opts, r.workDir, p, bin) }()
+	timer := time.NewTimer(slow)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		r.pr.event(PackageEvent{Package: p.ImportPath, Status: StatusBuilding, Elapsed: time.Since(start)})
+		return <-done
+	}
 }
 
 // listTestPackages resolves the patterns with go list -e, recording the
@@ -242,9 +298,10 @@ func buildErrorSummary(out string, err error) string {
 	return strings.Join(lines, "; ")
 }
 
-// runTestBinary runs one test binary with profiling and adds its profiles
-// (and any failure) to c.
-func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *testPackage, bin string) {
+// runTestBinary runs one test binary with profiling, adds its profiles to
+// c and says how it ended. An error reading a passing binary's profiles is
+// added to c here; the caller adds the event's message for other statuses.
+func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *testPackage, bin string) PackageEvent {
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = defaultTestTimeout
@@ -273,20 +330,31 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 	cmd := procgroup.Command(runCtx, bin, args...)
 	cmd.Dir = p.Dir
 	cmd.Stdout, cmd.Stderr = out, out
+	start := time.Now()
 	err := procgroup.Run(runCtx, cmd)
+	ev := PackageEvent{Package: p.ImportPath, Status: StatusOK, Elapsed: time.Since(start)}
 	switch {
 	case ctx.Err() != nil:
-		return // interrupted: report nothing for this package
+		ev.Status = StatusInterrupted // killed midway: its profiles were never written
+		return ev
 	case runCtx.Err() != nil:
-		c.addError(p.ImportPath, "test binary killed: still running %v after its -timeout %v", killGrace, timeout)
+		ev.Status = StatusTimedOut
+		ev.Message = fmt.Sprintf("not finished: test binary killed, still running %v after its -timeout %v", killGrace, timeout)
+		return ev
+	case err != nil && timedOut(out.String()):
+		ev.Status = StatusTimedOut
+		ev.Message = fmt.Sprintf("not finished: timed out after %v (-timeout applies to each test binary)", timeout)
+		return ev
 	case err != nil:
-		c.addError(p.ImportPath, "%s", testFailureSummary(out.String(), err))
+		ev.Status = StatusFailed
+		ev.Message = testFailureSummary(out.String(), err)
 	}
 	got := false
 	for _, f := range []struct {
-		kind Kind
-		name string
-	}{{Mutex, mutexFile}, {Block, blockFile}} {
+		kind  Kind
+		name  string
+		delay *time.Duration
+	}{{Mutex, mutexFile, &ev.Mutex}, {Block, blockFile, &ev.Block}} {
 		prof, rerr := readProfileFile(f.name, Limits{})
 		if rerr != nil {
 			if err == nil { // a passing binary must have written both
@@ -295,11 +363,24 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 			continue
 		}
 		c.add(f.kind, prof)
+		*f.delay = contentionDelay(prof)
 		got = true
 	}
 	if got {
 		c.addSource(p.ImportPath)
 	}
+	return ev
+}
+
+// timedOut reports whether a test binary's output is the testing
+// package's -test.timeout panic, which writes no profile.
+func timedOut(out string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "panic: test timed out after ") {
+			return true
+		}
+	}
+	return false
 }
 
 func orDefault(v, def int) int {
@@ -371,13 +452,16 @@ func (b *headBuffer) String() string {
 	return b.buf.String()
 }
 
-// progress serialises progress lines.
+// progress serialises progress lines and package events.
 type progress struct {
-	mu sync.Mutex
-	fn func(string)
+	mu      sync.Mutex
+	fn      func(string)
+	onEvent func(PackageEvent)
 }
 
-func newProgress(fn func(string)) *progress { return &progress{fn: fn} }
+func newProgress(fn func(string), onEvent func(PackageEvent)) *progress {
+	return &progress{fn: fn, onEvent: onEvent}
+}
 
 func (p *progress) printf(format string, args ...any) {
 	if p.fn == nil {
@@ -389,10 +473,12 @@ func (p *progress) printf(format string, args ...any) {
 	p.fn(fmt.Sprintf(format, args...))
 }
 
-// count increments *n under the progress lock and returns the new value.
-func (p *progress) count(n *int) int {
+func (p *progress) event(ev PackageEvent) {
+	if p.onEvent == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	*n++
-	return *n
+	//lockaudit:ignore heldcall the lock exists to serialise the lines onEvent prints
+	p.onEvent(ev)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // testModule writes a module with a contended package, a package without
@@ -76,9 +77,11 @@ func TestCollectTests(t *testing.T) {
 	dir := testModule(t)
 	c := NewCollection()
 	var progress []string
+	events := map[string]PackageEvent{}
 	err := CollectTests(context.Background(), c, TestOptions{
 		Dir: dir, Patterns: []string{"./...", "./nosuchdir/..."}, Parallel: 2,
-		Progress: func(msg string) { progress = append(progress, msg) },
+		Progress:  func(msg string) { progress = append(progress, msg) },
+		OnPackage: func(ev PackageEvent) { events[ev.Package] = ev },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +114,23 @@ func TestCollectTests(t *testing.T) {
 	}
 	if len(progress) == 0 {
 		t.Error("no progress reported")
+	}
+	// One final event per package that was built; the packages go list
+	// or the test-file check rejected have none.
+	wantStatus := map[string]PackageStatus{"example.com/m/hot": StatusOK, "example.com/m/a/util": StatusOK, "example.com/m/b/util": StatusFailed}
+	if len(events) != len(wantStatus) {
+		t.Errorf("events = %+v, want one for each of %v", events, wantStatus)
+	}
+	for pkg, status := range wantStatus {
+		if ev := events[pkg]; ev.Status != status || ev.Elapsed <= 0 {
+			t.Errorf("event of %s = %+v, want status %s and a wall time", pkg, ev, status)
+		}
+	}
+	if ev := events["example.com/m/hot"]; ev.Mutex <= 0 || ev.Mutex > time.Duration(rep.TotalDelayNS.Mutex) {
+		t.Errorf("hot's mutex delay %v, want > 0 and at most the report's total %v", ev.Mutex, time.Duration(rep.TotalDelayNS.Mutex))
+	}
+	if ev := events["example.com/m/b/util"]; ev.Message != "tests failed: TestG" {
+		t.Errorf("failed package's message = %q", ev.Message)
 	}
 }
 

@@ -9,7 +9,10 @@
 //     its own name, because go test refuses profile flags with several
 //     packages) and runs each from its package directory with
 //     -test.mutexprofile and -test.blockprofile. A package whose tests fail
-//     or that has no tests becomes an error entry; the others go on.
+//     or that has no tests becomes an error entry; the others go on. So
+//     does one that outlives its -timeout, or that an interrupt stops:
+//     CollectTests returns with every package that finished, and
+//     TestOptions.OnPackage hears how each one ended.
 //   - CollectURLs pulls delta profiles from live services:
 //     /debug/pprof/mutex?seconds=N, /debug/pprof/block?seconds=N and, when
 //     the service has it, /debug/fgprof?seconds=N&format=pprof (a 404 there

@@ -83,7 +83,10 @@ the first frame outside sync, runtime, internal and the test harness.
 Exit status: 0 done, 1 a gate (-fail-over, -baseline) failed, 2 something
 could not be profiled (a package that does not build, a failing test, a
 package without tests, an unreachable URL, a bad file); the report still
-contains everything that could be.
+contains everything that could be. Each package's line (ok or FAIL, wall
+time, delays) goes to stderr as it ends. -timeout applies to each test
+binary. Interrupted (SIGINT, SIGTERM), it stops the test binaries, reports
+the packages that finished, names the others and exits 2.
 
 Flags:
 `
@@ -171,6 +174,7 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 		patterns = []string{"./..."}
 	}
 	progress := progressFunc(stderr)
+	events := newPackageLog(stderr)
 	c := profiler.NewCollection()
 
 	// The static analysis runs while test binaries build (or profiles
@@ -203,6 +207,7 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 			Timeout:   opts.timeout,
 			Parallel:  opts.parallel,
 			Progress:  progress,
+			OnPackage: events.print,
 		})
 	}
 	wg.Wait()
@@ -220,10 +225,8 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 			c.AddError(e.Package, "lockaudit check: "+e.Message)
 		}
 	}
-	if ctx.Err() != nil {
-		return 0, errInterrupted
-	}
-
+	// Interrupted, the report still holds every package that finished,
+	// and the errors name the others.
 	rep := profiler.BuildReport(c, profiler.ReportOptions{Top: opts.top, Findings: findings, Root: newPathMapper(cwd).root, Cwd: cwd})
 	var out bytes.Buffer
 	switch opts.format {
@@ -268,6 +271,10 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 			fmt.Fprintf(stderr, "lockaudit: gate: %s\n", msg)
 			gateFailed = true
 		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "lockaudit: interrupted: %s\n", events.summary())
+		return exitError, nil
 	}
 	switch {
 	case len(rep.Errors) > 0:

@@ -24,14 +24,14 @@ func staticFindings(ctx context.Context, patterns []string, root string) ([]prof
 	// with a profile.
 	args := append([]string{"-format", "json", "-severity", "note", "-enable", joinRules()}, patterns...)
 	code := runCheckContext(ctx, args, &out, &errOut)
-	if ctx.Err() != nil {
-		return nil, nil
-	}
 	var rep struct {
 		Findings []profiler.StaticFinding `json:"findings"`
 		Errors   []PackageError           `json:"errors"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		if ctx.Err() != nil {
+			return nil, []PackageError{{"", "interrupted before it finished: no findings joined"}}
+		}
 		msg := oneLine(errOut.String())
 		if msg == "" {
 			msg = fmt.Sprintf("exit status %d, no report: %v", code, err)
