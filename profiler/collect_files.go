@@ -7,11 +7,21 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// CollectFiles reads mutex, block and fgprof profiles from files into c,
-// classifying each with Classify. A file that cannot be read or classified
+// CollectFiles reads mutex, block and fgprof profiles, and execution
+// traces, from files into c, classifying each profile with Classify. A file that cannot be read or classified
 // becomes an error of c.
 func CollectFiles(c *Collection, names []string, limits Limits) {
 	for _, name := range names {
+		if fileIsTrace(name) {
+			set, capped, err := readTraceFile(name, limits)
+			if err != nil {
+				c.addError(name, "%v", err)
+				continue
+			}
+			c.addWaits(name, set, capped)
+			c.addSource(name)
+			continue
+		}
 		p, err := readProfileFile(name, limits)
 		if err != nil {
 			c.addError(name, "%v", err)

@@ -43,6 +43,12 @@ type TestOptions struct {
 	Timeout               time.Duration // -test.timeout; 0 means 10m
 	Parallel              int           // test binaries run at once; 0 means 1 (benchmarks measure best alone)
 
+	// Trace also records an execution trace (-test.trace) and reads the
+	// sync waits in it: the tail of each lock's waits.
+	Trace bool
+	// Limits bound the trace read (MaxTraceBytes).
+	Limits Limits
+
 	MutexFraction int // -test.mutexprofilefraction; 0 means DefaultMutexFraction
 	BlockRate     int // -test.blockprofilerate; 0 means DefaultBlockRate
 
@@ -315,6 +321,10 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 		"-test.mutexprofilefraction=" + strconv.Itoa(orDefault(opts.MutexFraction, DefaultMutexFraction)),
 		"-test.blockprofilerate=" + strconv.Itoa(orDefault(opts.BlockRate, DefaultBlockRate)),
 	}
+	traceFile := bin + ".trace"
+	if opts.Trace {
+		args = append(args, "-test.trace="+traceFile)
+	}
 	if opts.Run != "" {
 		args = append(args, "-test.run="+opts.Run)
 	}
@@ -365,6 +375,17 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 		c.add(f.kind, prof)
 		*f.delay = contentionDelay(prof)
 		got = true
+	}
+	if opts.Trace {
+		set, capped, terr := readTraceFile(traceFile, opts.Limits)
+		switch {
+		case terr == nil:
+			c.addWaits(p.ImportPath, set, capped)
+			got = true
+		case err == nil || !errors.Is(terr, os.ErrNotExist):
+			c.addError(p.ImportPath, "reading its execution trace: %v", terr)
+		}
+		os.Remove(traceFile) // it can be large: do not keep it until the end
 	}
 	if got {
 		c.addSource(p.ImportPath)

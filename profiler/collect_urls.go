@@ -26,6 +26,10 @@ type URLOptions struct {
 	Limits Limits
 	// Client sends the requests; nil means a client with default transport.
 	Client *http.Client
+	// Trace also records an execution trace of the window
+	// (/debug/pprof/trace?seconds=N, skipped quietly where the service
+	// does not serve it), read up to Limits.MaxTraceBytes.
+	Trace bool
 }
 
 // DefaultGrace is added to the window to bound each request.
@@ -90,8 +94,40 @@ func CollectURLs(ctx context.Context, c *Collection, bases []string, opts URLOpt
 				contributed.Do(func() { c.addSource(base) })
 			})
 		}
+		if opts.Trace {
+			wg.Go(func() {
+				u := root + "/debug/pprof/trace?seconds=" + strconv.Itoa(seconds)
+				set, capped, err := fetchTrace(ctx, client, u, time.Duration(seconds)*time.Second+grace, opts.Limits)
+				if errors.Is(err, errNotFound) {
+					return
+				}
+				if err != nil {
+					c.addError(u, "%v", err)
+					return
+				}
+				c.addWaits(base, set, capped)
+				contributed.Do(func() { c.addSource(base) })
+			})
+		}
 	}
 	wg.Wait()
+}
+
+// fetchTrace GETs an execution trace within timeout and reads its sync
+// waits as it streams in, up to limits.MaxTraceBytes.
+func fetchTrace(ctx context.Context, client *http.Client, u string, timeout time.Duration, limits Limits) (*waitSet, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	resp, err := get(ctx, client, u, timeout)
+	if err != nil {
+		return nil, false, err
+	}
+	defer resp.Body.Close()
+	set, capped, err := parseTrace(resp.Body, limits.maxTraceBytes())
+	if err != nil && ctx.Err() != nil {
+		return nil, false, requestError(ctx, err, timeout)
+	}
+	return set, capped, err
 }
 
 // serviceRoot validates a base URL and returns it without a trailing
@@ -117,29 +153,11 @@ var errNotFound = errors.New("not found (404)")
 func fetchProfile(ctx context.Context, client *http.Client, u string, timeout time.Duration, limits Limits) (*profile.Profile, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	resp, err := get(ctx, client, u, timeout)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, requestError(ctx, err, timeout)
-	}
 	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusNotFound {
-		return nil, errNotFound
-	}
-	if resp.StatusCode != http.StatusOK {
-		body, _ := readLimited(resp.Body, 512, "body")
-		msg := strings.TrimSpace(oneLine(string(body)))
-		if len(msg) > 200 {
-			msg = msg[:200] + "..."
-		}
-		if msg != "" {
-			msg = ": " + msg
-		}
-		return nil, fmt.Errorf("HTTP %s%s", resp.Status, msg)
-	}
 	if resp.ContentLength > limits.maxBytes() {
 		return nil, fmt.Errorf("response is larger than %s (Content-Length %d)", byteSize(limits.maxBytes()), resp.ContentLength)
 	}
@@ -151,6 +169,36 @@ func fetchProfile(ctx context.Context, client *http.Client, u string, timeout ti
 		return nil, requestError(ctx, err, timeout)
 	}
 	return parseProfile(data, limits)
+}
+
+// get sends a GET and returns the response of a 200, errNotFound for a
+// 404, or an error describing any other status. The caller closes the
+// body.
+func get(ctx context.Context, client *http.Client, u string, timeout time.Duration) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, requestError(ctx, err, timeout)
+	}
+	if resp.StatusCode == http.StatusOK {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return nil, errNotFound
+	}
+	body, _ := readLimited(resp.Body, 512, "body")
+	msg := strings.TrimSpace(oneLine(string(body)))
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
+	}
+	if msg != "" {
+		msg = ": " + msg
+	}
+	return nil, fmt.Errorf("HTTP %s%s", resp.Status, msg)
 }
 
 // requestError explains a failed request, naming the timeout when it was

@@ -47,7 +47,7 @@ func TestCollectURLsLive(t *testing.T) {
 	defer func() { close(stop); wg.Wait() }()
 
 	c := NewCollection()
-	CollectURLs(context.Background(), c, []string{srv.URL + "/debug/pprof/"}, URLOptions{Seconds: 1})
+	CollectURLs(context.Background(), c, []string{srv.URL + "/debug/pprof/"}, URLOptions{Seconds: 1, Trace: true})
 	if errs := c.Errors(); len(errs) > 0 {
 		t.Fatalf("errors: %v", errs)
 	}
@@ -68,6 +68,14 @@ func TestCollectURLsLive(t *testing.T) {
 	}
 	if len(rep.Packages) != 1 || rep.Packages[0] != srv.URL+"/debug/pprof/" {
 		t.Errorf("packages = %v", rep.Packages)
+	}
+	// The window's execution trace has the contenders' lock waits.
+	waited := false
+	for _, w := range rep.Waits {
+		waited = waited || w.Op == "Mutex.Lock" && strings.HasSuffix(w.Function, "profiler.contend.func1") && w.Count > 0
+	}
+	if rep.traces != 1 || !waited {
+		t.Errorf("%d traces, waits %+v; want the contenders' Mutex.Lock waits", rep.traces, rep.Waits)
 	}
 }
 

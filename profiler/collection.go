@@ -25,6 +25,9 @@ type Collection struct {
 	profiles map[Kind][]*profile.Profile
 	sources  []string
 	errors   []Error
+	waits    *waitSet // sync waits from execution traces, all merged
+	traces   int      // execution traces read
+	capped   []string // sources whose trace was cut at the size cap
 }
 
 // NewCollection returns an empty collection.
@@ -51,6 +54,20 @@ func (c *Collection) addError(source string, format string, args ...any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.errors = append(c.errors, Error{Source: source, Message: oneLine(fmt.Sprintf(format, args...))})
+}
+
+// addWaits records the sync waits of source's execution trace.
+func (c *Collection) addWaits(source string, set *waitSet, capped bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.waits == nil {
+		c.waits = newWaitSet()
+	}
+	c.waits.merge(set)
+	c.traces++
+	if capped {
+		c.capped = append(c.capped, source)
+	}
 }
 
 // AddError records an error found outside the collectors, such as a failed
@@ -118,4 +135,18 @@ func sortErrors(errs []Error) []Error {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Message, b.Message))
 	})
 	return slices.Compact(errs)
+}
+
+// waitSites returns the wait sites of the traces read, worst p99 first,
+// how many traces there were, and the sources whose trace was capped.
+func (c *Collection) waitSites(paths pathFunc) ([]*WaitSite, int, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sites := []*WaitSite{}
+	if c.waits != nil {
+		sites = c.waits.sitesByTail(paths)
+	}
+	capped := slices.Clone(c.capped)
+	slices.Sort(capped)
+	return sites, c.traces, capped
 }

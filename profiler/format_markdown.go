@@ -13,7 +13,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "## lockaudit profile")
 	kinds := r.kindsPresent()
-	if len(kinds) == 0 {
+	if len(kinds) == 0 && r.traces == 0 {
 		fmt.Fprintln(bw, "\nNo mutex or block profiles were collected.")
 	}
 	for _, k := range kinds {
@@ -43,6 +43,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintln(bw, "\n</details>")
 	}
+	r.writeWaitsMarkdown(bw)
 	if len(r.Errors) > 0 {
 		fmt.Fprintln(bw, "\n### Not profiled")
 		fmt.Fprintln(bw)

@@ -15,7 +15,7 @@ import (
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	kinds := r.kindsPresent()
-	if len(kinds) == 0 {
+	if len(kinds) == 0 && r.traces == 0 {
 		fmt.Fprintln(bw, "no mutex or block profiles collected")
 	}
 	for i, k := range kinds {
@@ -24,6 +24,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		r.writeKindText(bw, k)
 	}
+	r.writeWaitsText(bw)
 	if r.fgprof != nil {
 		fmt.Fprintf(bw, "\nfgprof: %d wall-clock samples merged (not ranked; write them with -o and open with go tool pprof)\n", len(r.fgprof.Sample))
 	}

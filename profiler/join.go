@@ -44,23 +44,39 @@ type StaticFinding struct {
 func Join(hotspots []*Hotspot, findings []StaticFinding) {
 	decls := newDeclIndex()
 	for _, h := range hotspots {
-		decl := declName(h.Function)
-		var hotDecl string // the declaration around the hotspot's line, by position
-		if h.absFile != "" {
-			hotDecl = decls.enclosing(h.absFile, h.Line)
-		}
-		for _, f := range findings {
-			byName := f.Function != "" && f.Package+"."+f.Function == decl
-			byPos := hotDecl != "" && f.Path != "" && sameFile(f.Path, h.absFile) && f.Function == hotDecl
-			if (byName || byPos) && !slices.Contains(h.Findings, f.Finding) {
-				h.Findings = append(h.Findings, f.Finding)
-			}
-		}
-		slices.SortFunc(h.Findings, func(a, b Finding) int {
-			return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
-				cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Category, b.Category), cmp.Compare(a.Message, b.Message))
-		})
+		h.Findings = decls.explain(h.Function, h.absFile, h.Line, findings, h.Findings)
 	}
+}
+
+// joinWaits attaches findings to trace wait sites as Join does to
+// hotspots.
+func joinWaits(sites []*WaitSite, findings []StaticFinding) {
+	decls := newDeclIndex()
+	for _, w := range sites {
+		w.Findings = decls.explain(w.Function, w.absFile, w.Line, findings, w.Findings)
+	}
+}
+
+// explain adds to have the findings that explain code at line of absFile
+// in function fn, and returns them sorted.
+func (d *declIndex) explain(fn, absFile string, line int, findings []StaticFinding, have []Finding) []Finding {
+	decl := declName(fn)
+	var hotDecl string // the declaration around the line, by position
+	if absFile != "" {
+		hotDecl = d.enclosing(absFile, line)
+	}
+	for _, f := range findings {
+		byName := f.Function != "" && f.Package+"."+f.Function == decl
+		byPos := hotDecl != "" && f.Path != "" && sameFile(f.Path, absFile) && f.Function == hotDecl
+		if (byName || byPos) && !slices.Contains(have, f.Finding) {
+			have = append(have, f.Finding)
+		}
+	}
+	slices.SortFunc(have, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Category, b.Category), cmp.Compare(a.Message, b.Message))
+	})
+	return have
 }
 
 // sameFile reports whether two absolute file names name one file.

@@ -18,6 +18,10 @@ type Limits struct {
 	// MaxDecompressed is the largest profile accepted once decompressed,
 	// the guard against gzip bombs. Zero means DefaultMaxDecompressed.
 	MaxDecompressed int64
+	// MaxTraceBytes is how much of an execution trace is read; the rest
+	// is left out and the report says so. Zero means
+	// DefaultMaxTraceBytes.
+	MaxTraceBytes int64
 }
 
 // Default limits: real mutex and block profiles are kilobytes to a few

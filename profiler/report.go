@@ -18,6 +18,13 @@ type Report struct {
 	TotalDelayNS Totals     `json:"total_delay_ns"`
 	Packages     []string   `json:"packages"` // packages, URLs and files that contributed profiles
 	Errors       []Error    `json:"errors"`
+	// Waits are the sync wait sites of the execution traces, worst p99
+	// first; TraceCapped names the sources whose trace was read only up
+	// to the size cap.
+	Waits       []*WaitSite `json:"waits"`
+	TraceCapped []string    `json:"trace_capped,omitempty"`
+
+	traces int // execution traces read
 
 	contentions Totals           // total contentions by kind
 	fgprof      *profile.Profile // merged wall-clock profile, not ranked
@@ -76,6 +83,11 @@ func BuildReport(c *Collection, opts ReportOptions) *Report {
 		r.Hotspots = append(r.Hotspots, hs...)
 	}
 	Join(r.Hotspots, opts.Findings)
+	r.Waits, r.traces, r.TraceCapped = c.waitSites(paths)
+	if opts.Top > 0 && len(r.Waits) > opts.Top {
+		r.Waits = r.Waits[:opts.Top]
+	}
+	joinWaits(r.Waits, opts.Findings)
 	r.Packages = c.Sources()
 	if r.Packages == nil {
 		r.Packages = []string{}

@@ -29,6 +29,8 @@ type profileOptions struct {
 	failOver              time.Duration
 	baseline              string
 	maxIncrease           float64
+	trace                 bool
+	traceLimitMB          int
 }
 
 // repeatedFlag is a repeatable string flag whose values are kept whole
@@ -55,6 +57,8 @@ func newProfileFlags(opts *profileOptions) *flag.FlagSet {
 	fs.Var(&opts.urls, "url", "pull mutex, block and fgprof profiles from the service at `URL` (repeatable)")
 	fs.IntVar(&opts.seconds, "seconds", 10, "profiling window for -url, in `seconds`")
 	fs.Var(&opts.inputs, "in", "read an existing mutex, block or fgprof profile `file` (repeatable)")
+	fs.BoolVar(&opts.trace, "trace", true, "record execution traces and report each lock site's wait percentiles and writer convoys")
+	fs.IntVar(&opts.traceLimitMB, "trace-limit", 512, "read at most `MiB` of each execution trace")
 	fs.IntVar(&opts.top, "top", 10, "show the top `n` hotspots of each kind (0: all)")
 	fs.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
 	fs.StringVar(&opts.outDir, "o", "", "write the merged mutex.pb.gz and block.pb.gz (and fgprof.pb.gz) to `dir`")
@@ -75,6 +79,10 @@ profiles per kind and ranks the hotspots. With -url (live services serving
 /debug/pprof/mutex and /block, see profiler.Handler) or -in (profile files)
 it ranks those instead, and the packages, if given, are only analysed
 statically for the join.
+
+Each test binary (and each -url window) also records an execution trace:
+the waits table ranks the lock sites by p99 wait, with p50, p90 and max,
+and names RWMutex writer convoys. -trace=false turns it off.
 
 The mutex profile charges the lock holder (stack at Unlock), the block
 profile the waiter (stack at Lock, channel operation, Wait). A hotspot is
@@ -137,6 +145,8 @@ func validateProfile(fs *flag.FlagSet, opts *profileOptions, patterns []string) 
 		return nil, fmt.Errorf("-seconds must be at least 1")
 	case opts.top < 0:
 		return nil, fmt.Errorf("-top must not be negative")
+	case opts.traceLimitMB < 1:
+		return nil, fmt.Errorf("-trace-limit must be at least 1")
 	case opts.timeout < 0 || opts.failOver < 0:
 		return nil, fmt.Errorf("-timeout and -fail-over must not be negative")
 	case opts.maxIncrease < 0:
@@ -175,6 +185,7 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 	}
 	progress := progressFunc(stderr)
 	events := newPackageLog(stderr)
+	limits := profiler.Limits{MaxTraceBytes: int64(opts.traceLimitMB) << 20}
 	c := profiler.NewCollection()
 
 	// The static analysis runs while test binaries build (or profiles
@@ -191,10 +202,10 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 		})
 	}
 	if live {
-		profiler.CollectFiles(c, opts.inputs, profiler.Limits{})
+		profiler.CollectFiles(c, opts.inputs, limits)
 		if len(opts.urls) > 0 {
 			progress(fmt.Sprintf("profiling %d service(s) for %ds", len(opts.urls), opts.seconds))
-			profiler.CollectURLs(ctx, c, opts.urls, profiler.URLOptions{Seconds: opts.seconds})
+			profiler.CollectURLs(ctx, c, opts.urls, profiler.URLOptions{Seconds: opts.seconds, Trace: opts.trace, Limits: limits})
 		}
 	} else {
 		err = profiler.CollectTests(ctx, c, profiler.TestOptions{
@@ -208,6 +219,8 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 			Parallel:  opts.parallel,
 			Progress:  progress,
 			OnPackage: events.print,
+			Trace:     opts.trace,
+			Limits:    limits,
 		})
 	}
 	wg.Wait()

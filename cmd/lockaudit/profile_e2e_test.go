@@ -33,6 +33,19 @@ type profileJSON struct {
 	TotalDelayNS struct{ Mutex, Block int64 } `json:"total_delay_ns"`
 	Packages     []string                     `json:"packages"`
 	Errors       []struct{ Package, Message string }
+	Waits        []struct {
+		Op, Function, File string
+		Line               int
+		Count              int64
+		P50NS              int64 `json:"p50_ns"`
+		P99NS              int64 `json:"p99_ns"`
+		MaxNS              int64 `json:"max_ns"`
+		Convoy             *struct {
+			Waits  int64
+			Writer string
+		}
+		Findings []struct{ Rule, Category string }
+	}
 }
 
 // runProfileBinary runs lockaudit profile at the repository root and
