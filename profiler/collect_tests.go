@@ -312,8 +312,9 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 	if timeout <= 0 {
 		timeout = defaultTestTimeout
 	}
-	mutexFile, blockFile := bin+".mutex.pb.gz", bin+".block.pb.gz"
+	mutexFile, blockFile, cpuFile := bin+".mutex.pb.gz", bin+".block.pb.gz", bin+".cpu.pb.gz"
 	args := []string{
+		"-test.cpuprofile=" + cpuFile, // what lock holders do while they hold (holding.go)
 		"-test.timeout=" + timeout.String(),
 		"-test.count=" + strconv.Itoa(max(opts.Count, 1)),
 		"-test.mutexprofile=" + mutexFile,
@@ -364,7 +365,7 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 		kind  Kind
 		name  string
 		delay *time.Duration
-	}{{Mutex, mutexFile, &ev.Mutex}, {Block, blockFile, &ev.Block}} {
+	}{{Mutex, mutexFile, &ev.Mutex}, {Block, blockFile, &ev.Block}, {CPU, cpuFile, nil}} {
 		prof, rerr := readProfileFile(f.name, Limits{})
 		if rerr != nil {
 			if err == nil { // a passing binary must have written both
@@ -373,7 +374,9 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 			continue
 		}
 		c.add(f.kind, prof)
-		*f.delay = contentionDelay(prof)
+		if f.delay != nil {
+			*f.delay = contentionDelay(prof)
+		}
 		got = true
 	}
 	if opts.Trace {

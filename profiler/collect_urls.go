@@ -44,6 +44,7 @@ var endpoints = []struct {
 	{Mutex, "/debug/pprof/mutex", false},
 	{Block, "/debug/pprof/block", false},
 	{Fgprof, "/debug/fgprof", true},
+	{CPU, "/debug/pprof/profile", true},
 }
 
 // CollectURLs pulls delta mutex and block profiles, and an fgprof profile

@@ -31,6 +31,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			for _, f := range h.Findings {
 				fs = append(fs, fmt.Sprintf("`%s` %s:%d: %s", ruleTag(f), f.File, f.Line, mdEscape(f.Message)))
 			}
+			if h.Holding != nil {
+				fs = append(fs, "on CPU while held: "+mdEscape(h.Holding.Summary))
+			}
 			fmt.Fprintf(bw, "| %d | `%s` | %s:%d | %s | %s | %s | %s | %s |\n", h.Rank, shortName(h.Function), h.File, h.Line,
 				duration(float64(h.DelayNS)), percent(h.Share), count(h.Contentions), duration(h.MeanWait()), strings.Join(fs, "<br>"))
 		}

@@ -60,6 +60,9 @@ func (r *Report) writeKindText(w io.Writer, k Kind) {
 		if len(h.Findings) == 0 {
 			fmt.Fprintln(w, "    no static finding for this function")
 		}
+		if h.Holding != nil {
+			fmt.Fprintf(w, "    %s (%s on CPU under it: %s)\n", h.Holding.Summary, duration(float64(h.Holding.CPUNS)), calleeList(h.Holding))
+		}
 		for _, st := range h.stacks {
 			fmt.Fprintf(w, "    stack, %s in %s contentions:\n", duration(float64(st.DelayNS)), count(st.Contentions))
 			for _, fr := range st.Frames {
@@ -91,4 +94,13 @@ func (r *Report) displayFrame(s string) string {
 		return shortName(fn) + " " + loc
 	}
 	return shortName(fn) + " " + r.displayPath(file) + ":" + line
+}
+
+// calleeList is "97.0% NewLedger.func1, 3.0% (itself)".
+func calleeList(h *Holding) string {
+	var parts []string
+	for _, c := range h.Callees {
+		parts = append(parts, percent(c.Share)+" "+shortName(c.Function))
+	}
+	return strings.Join(parts, ", ")
 }

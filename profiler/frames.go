@@ -76,7 +76,7 @@ func classifyFrame(f frame) frameClass {
 // first user frame from the leaf. ok is false for a harness wait (the
 // first non-library frame belongs to the test harness). A stack of library
 // frames only (such as runtime._LostContendedRuntimeLock) is charged to
-// its outermost frame.
+// its outermost frame, unless that is the tracer's or the profiler's.
 func hotspotFrame(frames []frame) (i int, ok bool) {
 	for i, f := range frames {
 		switch classifyFrame(f) {
@@ -86,10 +86,19 @@ func hotspotFrame(frames []frame) (i int, ok bool) {
 			return i, false
 		}
 	}
-	if len(frames) == 0 {
+	if len(frames) == 0 || instrumentFrame(frames[len(frames)-1]) {
 		return 0, false
 	}
 	return len(frames) - 1, true
+}
+
+// instrumentFrame reports whether f is the root of a goroutine of the
+// execution tracer or the CPU profiler, which lockaudit profile itself
+// turns on: their waits are part of the measurement, like the test
+// harness's.
+func instrumentFrame(f frame) bool {
+	return strings.HasPrefix(f.fn, "runtime.trace") || strings.HasPrefix(f.fn, "runtime.(*trace") ||
+		strings.HasPrefix(f.fn, "runtime/trace.") || strings.HasPrefix(f.fn, "runtime/pprof.")
 }
 
 // closureSuffixRE matches the suffixes the compiler gives to function

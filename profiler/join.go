@@ -98,11 +98,7 @@ func newDeclIndex() *declIndex {
 // enclosing returns the name of the function declaration (F, (T).M or
 // (*T).M, as lockaudit check names it) that contains line of file, or "".
 func (d *declIndex) enclosing(file string, line int) string {
-	f, ok := d.files[file]
-	if !ok {
-		f, _ = parser.ParseFile(d.fset, file, nil, parser.SkipObjectResolution)
-		d.files[file] = f
-	}
+	f := d.parse(file)
 	if f == nil {
 		return ""
 	}
@@ -116,4 +112,14 @@ func (d *declIndex) enclosing(file string, line int) string {
 		}
 	}
 	return ""
+}
+
+// parse returns the syntax of file, parsed once; nil if it cannot be.
+func (d *declIndex) parse(file string) *ast.File {
+	f, ok := d.files[file]
+	if !ok {
+		f, _ = parser.ParseFile(d.fset, file, nil, parser.SkipObjectResolution)
+		d.files[file] = f
+	}
+	return f
 }

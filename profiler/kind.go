@@ -13,15 +13,23 @@ type Kind string
 
 // The kinds of profile lockaudit collects. Mutex and block are ranked;
 // fgprof (wall clock, on and off CPU) is merged and written out for
-// go tool pprof.
+// go tool pprof; cpu explains what lock holders do while they hold
+// (holding.go) and is written out too.
 const (
 	Mutex  Kind = "mutex"
 	Block  Kind = "block"
 	Fgprof Kind = "fgprof"
+	CPU    Kind = "cpu"
 )
 
 // kinds lists every kind in report order.
-var kinds = []Kind{Mutex, Block, Fgprof}
+var kinds = []Kind{Mutex, Block, Fgprof, CPU}
+
+// isCPU reports whether p is a CPU profile (samples/count and
+// cpu/nanoseconds).
+func isCPU(p *profile.Profile) bool {
+	return len(p.SampleType) == 2 && p.SampleType[1].Type == "cpu" && p.SampleType[1].Unit == "nanoseconds"
+}
 
 // isContention reports whether p has the sample types of a mutex or block
 // profile.
@@ -46,7 +54,9 @@ func checkKind(p *profile.Profile, kind Kind) error {
 	switch {
 	case kind == Fgprof && isFgprof(p):
 		return nil
-	case kind != Fgprof && isContention(p):
+	case kind == CPU && isCPU(p):
+		return nil
+	case kind != Fgprof && kind != CPU && isContention(p):
 		return nil
 	}
 	return fmt.Errorf("not a %s profile (sample types %s)", kind, sampleTypes(p))
@@ -116,8 +126,10 @@ func Classify(p *profile.Profile, name string) (Kind, error) {
 	switch {
 	case isFgprof(p):
 		return Fgprof, nil
+	case isCPU(p):
+		return CPU, nil
 	case !isContention(p):
-		return "", fmt.Errorf("not a mutex, block or fgprof profile (sample types %s)", sampleTypes(p))
+		return "", fmt.Errorf("not a mutex, block, fgprof or CPU profile (sample types %s)", sampleTypes(p))
 	}
 	var mutexVotes, blockVotes int
 	for _, s := range p.Sample {

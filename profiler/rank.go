@@ -23,6 +23,9 @@ type Hotspot struct {
 	Share       float64   `json:"share"` // of the kind's total delay
 	Stack       []string  `json:"stack"` // heaviest stack, leaf first: "function file:line"
 	Findings    []Finding `json:"findings"`
+	// Holding, for a mutex hotspot, is what the holder did on CPU inside
+	// the critical section, when a CPU profile was recorded.
+	Holding *Holding `json:"holding,omitempty"`
 
 	absFile string   // File as recorded in the profile
 	stacks  []*Stack // heaviest stacks, for the text and markdown reports

@@ -37,6 +37,7 @@ func TestClassify(t *testing.T) {
 	fg := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "time", Unit: "nanoseconds"}},
 		PeriodType: &profile.ValueType{Type: "wallclock", Unit: "nanoseconds"}}
 	cpu := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}}
+	heap := &profile.Profile{SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}}}
 	for _, tc := range []struct {
 		name string
 		p    *profile.Profile
@@ -52,7 +53,8 @@ func TestClassify(t *testing.T) {
 		{"neither", unknown, "contention.pb.gz", "", "stacks show neither"},
 		{"both names", unknown, "mutex-block.pb", "", "cannot tell"},
 		{"fgprof", fg, "x", Fgprof, ""},
-		{"cpu", cpu, "mutex.pb.gz", "", "not a mutex, block or fgprof profile (sample types samples/count, cpu/nanoseconds)"},
+		{"cpu", cpu, "mutex.pb.gz", CPU, ""},
+		{"heap", heap, "mutex.pb.gz", "", "not a mutex, block, fgprof or CPU profile (sample types alloc_objects/count, alloc_space/bytes)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Classify(tc.p, tc.file)

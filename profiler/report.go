@@ -83,6 +83,7 @@ func BuildReport(c *Collection, opts ReportOptions) *Report {
 		r.Hotspots = append(r.Hotspots, hs...)
 	}
 	Join(r.Hotspots, opts.Findings)
+	attributeHolding(r.Hotspots, merged[CPU], newDeclIndex())
 	r.Waits, r.traces, r.TraceCapped = c.waitSites(paths)
 	if opts.Top > 0 && len(r.Waits) > opts.Top {
 		r.Waits = r.Waits[:opts.Top]

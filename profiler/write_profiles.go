@@ -6,7 +6,7 @@ import (
 )
 
 // WriteProfiles writes the merged profile of each kind to dir as
-// <kind>.pb.gz (mutex.pb.gz, block.pb.gz, fgprof.pb.gz), for go tool pprof,
+// <kind>.pb.gz (mutex.pb.gz, block.pb.gz, fgprof.pb.gz, cpu.pb.gz), for go tool pprof,
 // creating dir if needed. It returns the files written, in kind order.
 func (r *Report) WriteProfiles(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {

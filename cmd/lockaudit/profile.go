@@ -61,7 +61,7 @@ func newProfileFlags(opts *profileOptions) *flag.FlagSet {
 	fs.IntVar(&opts.traceLimitMB, "trace-limit", 512, "read at most `MiB` of each execution trace")
 	fs.IntVar(&opts.top, "top", 10, "show the top `n` hotspots of each kind (0: all)")
 	fs.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
-	fs.StringVar(&opts.outDir, "o", "", "write the merged mutex.pb.gz and block.pb.gz (and fgprof.pb.gz) to `dir`")
+	fs.StringVar(&opts.outDir, "o", "", "write the merged mutex.pb.gz, block.pb.gz and cpu.pb.gz (and fgprof.pb.gz) to `dir`")
 	fs.DurationVar(&opts.failOver, "fail-over", 0, "gate: exit 1 when a hotspot's delay exceeds `duration`")
 	fs.StringVar(&opts.baseline, "baseline", "", "gate: compare total contention with the JSON report in `file`")
 	fs.Float64Var(&opts.maxIncrease, "max-increase", 10, "gate: with -baseline, exit 1 when total contention grew more than `pct` percent")
