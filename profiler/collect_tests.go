@@ -360,6 +360,7 @@ func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *test
 		ev.Status = StatusFailed
 		ev.Message = testFailureSummary(out.String(), err)
 	}
+	c.addBenchResults(parseBenchResults(p.ImportPath, out.String()))
 	got := false
 	for _, f := range []struct {
 		kind  Kind

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/google/pprof/profile"
@@ -28,6 +29,7 @@ type Collection struct {
 	waits    *waitSet // sync waits from execution traces, all merged
 	traces   int      // execution traces read
 	capped   []string // sources whose trace was cut at the size cap
+	benches  []BenchResult
 }
 
 // NewCollection returns an empty collection.
@@ -149,4 +151,20 @@ func (c *Collection) waitSites(paths pathFunc) ([]*WaitSite, int, []string) {
 	capped := slices.Clone(c.capped)
 	slices.Sort(capped)
 	return sites, c.traces, capped
+}
+
+// addBenchResults records benchmark results of a test binary's output.
+func (c *Collection) addBenchResults(rs []BenchResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.benches = append(c.benches, rs...)
+}
+
+// benchResults returns the benchmark results, by package and name.
+func (c *Collection) benchResults() []BenchResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rs := slices.Clone(c.benches)
+	slices.SortStableFunc(rs, func(a, b BenchResult) int { return strings.Compare(a.Package+" "+a.Name, b.Package+" "+b.Name) })
+	return rs
 }

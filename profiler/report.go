@@ -24,7 +24,8 @@ type Report struct {
 	Waits       []*WaitSite `json:"waits"`
 	TraceCapped []string    `json:"trace_capped,omitempty"`
 
-	traces int // execution traces read
+	traces int         // execution traces read
+	charts []tailChart // p99 by benchmark parameter, for the HTML report
 
 	contentions Totals           // total contentions by kind
 	fgprof      *profile.Profile // merged wall-clock profile, not ranked
@@ -89,6 +90,7 @@ func BuildReport(c *Collection, opts ReportOptions) *Report {
 		r.Waits = r.Waits[:opts.Top]
 	}
 	joinWaits(r.Waits, opts.Findings)
+	r.charts = tailCharts(c.benchResults())
 	r.Packages = c.Sources()
 	if r.Packages == nil {
 		r.Packages = []string{}

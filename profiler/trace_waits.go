@@ -32,6 +32,7 @@ type WaitSite struct {
 	Findings []Finding `json:"findings"`
 
 	absFile string
+	samples []int64 // sorted, for the HTML report's histogram
 }
 
 // A Convoy is the part of a reader site's waits that queued behind a
@@ -146,7 +147,7 @@ func (s *waitSet) sitesByTail(paths pathFunc) []*WaitSite {
 			Op: a.key.op, Function: a.key.fn, File: paths(a.key.file), Line: a.key.line, absFile: a.key.file,
 			Count: a.count, TotalNS: a.total, MaxNS: a.max,
 			P50NS: percentile(sorted, 50), P90NS: percentile(sorted, 90), P99NS: percentile(sorted, 99),
-			Findings: []Finding{},
+			Findings: []Finding{}, samples: sorted,
 		}
 		if a.convoyCount > 0 {
 			c := slices.Clone(a.convoy)

@@ -60,7 +60,7 @@ func newProfileFlags(opts *profileOptions) *flag.FlagSet {
 	fs.BoolVar(&opts.trace, "trace", true, "record execution traces and report each lock site's wait percentiles and writer convoys")
 	fs.IntVar(&opts.traceLimitMB, "trace-limit", 512, "read at most `MiB` of each execution trace")
 	fs.IntVar(&opts.top, "top", 10, "show the top `n` hotspots of each kind (0: all)")
-	fs.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
+	fs.StringVar(&opts.format, "format", "text", "output format: text, json, markdown or html (one self-contained file)")
 	fs.StringVar(&opts.outDir, "o", "", "write the merged mutex.pb.gz, block.pb.gz and cpu.pb.gz (and fgprof.pb.gz) to `dir`")
 	fs.DurationVar(&opts.failOver, "fail-over", 0, "gate: exit 1 when a hotspot's delay exceeds `duration`")
 	fs.StringVar(&opts.baseline, "baseline", "", "gate: compare total contention with the JSON report in `file`")
@@ -133,7 +133,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 // validateProfile checks the options; every error is a usage error. It
 // returns the baseline report, if any.
 func validateProfile(fs *flag.FlagSet, opts *profileOptions, patterns []string) (*profiler.Report, error) {
-	if err := validateCommon(patterns, opts.format, "text", "json", "markdown"); err != nil {
+	if err := validateCommon(patterns, opts.format, "text", "json", "markdown", "html"); err != nil {
 		return nil, err
 	}
 	switch {
@@ -247,6 +247,8 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 		err = rep.WriteJSON(&out)
 	case "markdown":
 		err = rep.WriteMarkdown(&out)
+	case "html":
+		err = rep.WriteHTML(&out)
 	default:
 		err = rep.WriteText(&out)
 	}
