@@ -137,6 +137,11 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if !pos.IsValid() {
 		return
 	}
+	if fd.category == "chan" {
+		if sel, ok := c.calls.SingleSelect(pos); ok {
+			pos = sel // where the user wrote the blocking statement
+		}
+	}
 	for i := range fd.held {
 		fd.held[i].Name = c.lockName(fd.held[i])
 	}

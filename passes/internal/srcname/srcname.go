@@ -16,8 +16,9 @@ import (
 // Calls indexes a package's call expressions by the position of their
 // opening parenthesis, which is the position SSA gives a call.
 type Calls struct {
-	pass  *analysis.Pass
-	calls map[token.Pos]*ast.CallExpr // built on first use
+	pass    *analysis.Pass
+	calls   map[token.Pos]*ast.CallExpr // built on first use
+	selects []*ast.SelectStmt           // selects with one case, built on first use
 }
 
 // New returns an index of pass's calls.
@@ -37,6 +38,33 @@ func (c *Calls) At(pos token.Pos) *ast.CallExpr {
 		}
 	}
 	return c.calls[pos]
+}
+
+// SingleSelect returns the position of the select keyword when pos is in
+// the communication of a select with one case and no default: the
+// compiler turns it into a plain send or receive, but the user wrote a
+// select.
+func (c *Calls) SingleSelect(pos token.Pos) (token.Pos, bool) {
+	if c.selects == nil {
+		c.selects = []*ast.SelectStmt{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if s, ok := n.(*ast.SelectStmt); ok && len(s.Body.List) == 1 {
+					if cc, ok := s.Body.List[0].(*ast.CommClause); ok && cc.Comm != nil {
+						c.selects = append(c.selects, s)
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, s := range c.selects {
+		comm := s.Body.List[0].(*ast.CommClause).Comm
+		if comm.Pos() <= pos && pos < comm.End() {
+			return s.Select, true
+		}
+	}
+	return token.NoPos, false
 }
 
 // LockReceiver returns the receiver of the Lock, RLock, TryLock or TryRLock
