@@ -30,7 +30,7 @@ func TestDispatchUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"profile", "-format", "sarif"}, `-format: unknown format "sarif" (want text, json or markdown)`},
+		{[]string{"profile", "-format", "sarif"}, `-format: unknown format "sarif" (want text, json, markdown or html)`},
 		{[]string{"profile", "-max-increase", "5"}, "-max-increase needs -baseline"},
 		{[]string{"fmt"}, `unknown command "fmt"`},
 		{[]string{"version", "extra"}, "version takes no arguments"},
