@@ -10,7 +10,7 @@ import (
 // The wait tables of the text and markdown reports: the tails from the
 // execution traces, beside the profiles' totals.
 
-const waitsHeading = "sync waits from execution traces, worst p99 first: the tail that totals and means hide"
+const waitsHeading = "sync waits from execution traces, lock waits first, worst p99 first: the tail that totals and means hide"
 
 // totalWaits counts the waits of the sites shown.
 func (r *Report) totalWaits() int64 {

@@ -156,14 +156,26 @@ func (s *waitSet) sitesByTail(paths pathFunc) []*WaitSite {
 		}
 		out = append(out, w)
 	}
+	// Lock waits first, then the other sync waits (WaitGroup.Wait,
+	// Cond.Wait, Once.Do): a load generator waiting for its workers has
+	// the longest waits of all, and says nothing about a lock.
 	slices.SortFunc(out, func(x, y *WaitSite) int {
-		return cmp.Or(cmp.Compare(y.P99NS, x.P99NS), cmp.Compare(y.Count, x.Count),
+		return cmp.Or(cmp.Compare(lockOpRank(x.Op), lockOpRank(y.Op)), cmp.Compare(y.P99NS, x.P99NS), cmp.Compare(y.Count, x.Count),
 			cmp.Compare(x.Function, y.Function), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Op, y.Op))
 	})
 	for i, w := range out {
 		w.Rank = i + 1
 	}
 	return out
+}
+
+// lockOpRank is 0 for a wait to acquire a lock, 1 for any other sync wait.
+func lockOpRank(op string) int {
+	switch op {
+	case "Mutex.Lock", "RWMutex.Lock", "RWMutex.RLock":
+		return 0
+	}
+	return 1
 }
 
 // percentile returns the nearest-rank p'th percentile of sorted values.
