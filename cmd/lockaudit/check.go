@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 // checkOptions are the flags of lockaudit check.
@@ -246,8 +247,8 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 		c.build = append(c.build, "-tags="+opts.tags)
 	}
 	if opts.baseline != "" {
-		if c.baseline, err = readBaseline(opts.baseline); err != nil {
-			return nil, err
+		if c.baseline, err = report.ReadBaseline(opts.baseline); err != nil {
+			return nil, fmt.Errorf("-baseline: %v", err)
 		}
 	}
 	return c, nil
@@ -307,27 +308,27 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		errs = append(errs, res.errors...)
 		errs = append(errs, notAnalysed(list.good, res.failed)...)
 	}
-	errs = sortErrors(errs)
+	errs = report.SortErrors(errs)
 
-	paths := newPathMapper(cwd)
-	src := newSourceCache()
+	paths := report.NewPaths(cwd)
+	src := report.NewSources()
 	findings := buildFindings(diags, findingOptions{sel: c.sel, tests: c.opts.tests}, src, paths)
 
 	if c.opts.writeBaseline != "" {
-		if err := writeBaseline(c.opts.writeBaseline, findings); err != nil {
-			return 0, err
+		if err := report.WriteBaseline(c.opts.writeBaseline, findings); err != nil {
+			return 0, fmt.Errorf("-write-baseline: %v", err)
 		}
 		fmt.Fprintf(stderr, "lockaudit: recorded %d findings in %s\n", len(findings), c.opts.writeBaseline)
 	}
 	if c.baseline != nil {
-		findings = slices.DeleteFunc(findings, func(f Finding) bool { return c.baseline[f.Fingerprint] })
+		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return c.baseline[f.Fingerprint] })
 	}
 	failing := len(findings) // findings that make the exit code 1
 	if c.opts.writeBaseline != "" {
 		failing = 0 // they have just been accepted
 	}
 
-	rep := &report{Findings: findings, Errors: errs, Rules: c.analyzers, paths: paths, src: src}
+	rep := &report.Report{Findings: findings, Errors: errs, Rules: c.analyzers, Version: moduleVersion(), Paths: paths, Sources: src}
 	var out bytes.Buffer
 	switch {
 	case c.opts.diff || c.opts.fix:
@@ -341,23 +342,23 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 			fmt.Fprintf(stderr, "lockaudit: %s\n", msg)
 		}
 		for _, e := range fr.errors {
-			rep.Errors = append(rep.Errors, PackageError{"", e})
+			rep.Errors = append(rep.Errors, report.PackageError{Message: e})
 		}
 		if c.opts.diff {
 			out.WriteString(fr.diff)
 			// Findings without an applicable fix do not appear in a diff.
-			writeText(stderr, &report{Findings: fr.unfixed, paths: paths})
+			(&report.Report{Findings: fr.unfixed, Paths: paths}).WriteText(stderr)
 		} else {
 			rep.Findings = fr.unfixed
 			if c.opts.writeBaseline == "" {
 				failing = len(fr.unfixed)
 			}
-			if err := rep.write(&out, c.opts.format); err != nil {
+			if err := rep.Write(&out, c.opts.format); err != nil {
 				return 0, err
 			}
 		}
 	default:
-		if err := rep.write(&out, c.opts.format); err != nil {
+		if err := rep.Write(&out, c.opts.format); err != nil {
 			return 0, err
 		}
 	}
@@ -365,7 +366,7 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		return 0, errInterrupted
 	}
 	if c.opts.output != "" {
-		if err := writeFileAtomic(c.opts.output, out.Bytes(), 0o666); err != nil {
+		if err := report.WriteFileAtomic(c.opts.output, out.Bytes(), 0o666); err != nil {
 			return 0, err
 		}
 	} else if _, err := stdout.Write(out.Bytes()); err != nil {
@@ -390,8 +391,8 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 // notAnalysed returns an error for each listed package that go vet skipped
 // silently: the go command does not vet a package (or its test variant) when
 // a dependency fails to build, and only reports the dependency's errors.
-func notAnalysed(pkgs []listedPackage, failed map[string]bool) []PackageError {
-	var errs []PackageError
+func notAnalysed(pkgs []listedPackage, failed map[string]bool) []report.PackageError {
+	var errs []report.PackageError
 	for _, p := range pkgs {
 		if failed[p.ImportPath] {
 			continue
@@ -412,8 +413,8 @@ func notAnalysed(pkgs []listedPackage, failed map[string]bool) []PackageError {
 		if len(bad) > 1 {
 			verb = "have"
 		}
-		errs = append(errs, PackageError{p.ImportPath,
-			fmt.Sprintf("not analysed (or only partly): depends on %s, which %s errors", strings.Join(bad, ", "), verb)})
+		errs = append(errs, report.PackageError{Package: p.ImportPath,
+			Message: fmt.Sprintf("not analysed (or only partly): depends on %s, which %s errors", strings.Join(bad, ", "), verb)})
 	}
 	return errs
 }

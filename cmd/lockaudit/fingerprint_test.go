@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 const fpSrc = `package p
@@ -24,7 +26,7 @@ func Sleepy() {
 
 // sleepyFinding analyses nothing: it builds the finding the analyzer would
 // report for src (written to dir/p.go) at its time.Sleep call.
-func sleepyFinding(t *testing.T, dir, src string) Finding {
+func sleepyFinding(t *testing.T, dir, src string) report.Finding {
 	t.Helper()
 	abs := writeFile(t, dir, "p.go", src)
 	lockLine := lineOf(t, src, "mu.Lock()")
@@ -32,7 +34,7 @@ func sleepyFinding(t *testing.T, dir, src string) Finding {
 	related := jsonRelatedInfo{Posn: fmt.Sprintf("%s:%d:5", abs, lockLine), Message: "mu locked here"}
 	d := diag("example.com/p", "sleep", abs, lineOf(t, src, "time.Sleep"), 12, msg, related)
 	fs := buildFindings([]vetDiagnostic{d}, findingOptions{sel: defaultSelection(t), tests: true},
-		newSourceCache(), &pathMapper{cwd: dir, root: dir})
+		report.NewSources(), &report.Paths{Cwd: dir, Root: dir})
 	if len(fs) != 1 {
 		t.Fatalf("got %d findings", len(fs))
 	}
@@ -61,36 +63,12 @@ func TestFingerprintStableUnderInsertedLines(t *testing.T) {
 	}
 	f := before
 	f.Category = "wait"
-	if Fingerprint(f) == Fingerprint(before) {
+	if report.Fingerprint(f) == report.Fingerprint(before) {
 		t.Error("fingerprint did not change with the category")
 	}
 	f = before
 	f.File = "q.go"
-	if Fingerprint(f) == Fingerprint(before) {
+	if report.Fingerprint(f) == report.Fingerprint(before) {
 		t.Error("fingerprint did not change with the file")
-	}
-}
-
-func TestFingerprintOccurrences(t *testing.T) {
-	fs := []Finding{
-		{Rule: "heldcall", Category: "sleep", File: "a.go", Line: 3, Function: "F", Message: "m (locked at a.go:2)"},
-		{Rule: "heldcall", Category: "sleep", File: "a.go", Line: 5, Function: "F", Message: "m (locked at a.go:4)"},
-		{Rule: "heldcall", Category: "sleep", File: "a.go", Line: 9, Function: "G", Message: "m (locked at a.go:8)"},
-	}
-	assignFingerprints(fs)
-	base := Fingerprint(fs[0])
-	if fs[0].Fingerprint != base+":1" || fs[1].Fingerprint != base+":2" {
-		t.Errorf("same base: got %s and %s, want %s:1 and :2", fs[0].Fingerprint, fs[1].Fingerprint, base)
-	}
-	if fs[2].Fingerprint != Fingerprint(fs[2])+":1" || Fingerprint(fs[2]) == base {
-		t.Errorf("other function: %s", fs[2].Fingerprint)
-	}
-}
-
-func TestFileLineRE(t *testing.T) {
-	got := fileLineRE.ReplaceAllString("p.mu held across call of f (locked at pool.go:41, released by defer; via x/y_test.go:3:9)", "")
-	want := "p.mu held across call of f (locked at , released by defer; via )"
-	if got != want {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }

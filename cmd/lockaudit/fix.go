@@ -32,6 +32,8 @@ import (
 	"regexp"
 	"slices"
 	"time"
+
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 // fixOptions controls applyFixes.
@@ -39,27 +41,27 @@ type fixOptions struct {
 	write      bool      // write the files (-fix); otherwise only diff them (-diff)
 	modules    []string  // main module directories; other files are not edited
 	analysedAt time.Time // files modified after this are not edited
-	paths      *pathMapper
+	paths      *report.Paths
 }
 
 // fixResult is the outcome of applyFixes.
 type fixResult struct {
-	unfixed []Finding // findings whose fix was not applied, or that have none
-	diff    string    // unified diff of all changes
-	notes   []string  // what was done or skipped, for stderr
-	errors  []string  // files that could not be written
+	unfixed []report.Finding // findings whose fix was not applied, or that have none
+	diff    string           // unified diff of all changes
+	notes   []string         // what was done or skipped, for stderr
+	errors  []string         // files that could not be written
 }
 
 // fileEdits is the accepted edits of one file.
 type fileEdits struct {
 	abs     string
 	content []byte
-	edits   []Edit
+	edits   []report.Edit
 }
 
 // applyFixes applies (or, without opts.write, only diffs) the first fix of
 // each finding.
-func applyFixes(findings []Finding, opts fixOptions) fixResult {
+func applyFixes(findings []report.Finding, opts fixOptions) fixResult {
 	var res fixResult
 	files := make(map[string]*fileEdits)
 	unusable := make(map[string]string) // file -> reason it is not edited
@@ -75,7 +77,7 @@ func applyFixes(findings []Finding, opts fixOptions) fixResult {
 		}
 		reason := ""
 		var content []byte
-		if !slices.ContainsFunc(opts.modules, func(dir string) bool { _, ok := within(dir, abs); return ok }) {
+		if !slices.ContainsFunc(opts.modules, func(dir string) bool { _, ok := report.Within(dir, abs); return ok }) {
 			reason = "outside the main module"
 		} else if fi, err := os.Stat(abs); err != nil {
 			reason = "unreadable"
@@ -102,20 +104,20 @@ next:
 			continue
 		}
 		fix := f.Fixes[0]
-		var add []Edit // edits of this fix that are not already accepted
+		var add []report.Edit // edits of this fix that are not already accepted
 		for i, e := range fix.Edits {
-			fe, reason := load(e.abs)
+			fe, reason := load(e.Abs)
 			if reason == "" && (e.Start < 0 || e.Start > e.End || e.End > len(fe.content)) {
 				reason = "out of range of its file"
 			}
 			if reason == "" {
 				for _, other := range fix.Edits[:i] {
-					if other.abs == e.abs && overlaps(e, other) {
+					if other.Abs == e.Abs && overlaps(e, other) {
 						reason = "inconsistent (its edits overlap)"
 					}
 				}
 			}
-			if reason == "" && slices.ContainsFunc(fe.edits, func(a Edit) bool { return overlaps(e, a) }) {
+			if reason == "" && slices.ContainsFunc(fe.edits, func(a report.Edit) bool { return overlaps(e, a) }) {
 				reason = "in conflict with another fix (rerun to apply it)"
 			}
 			if reason != "" {
@@ -123,12 +125,12 @@ next:
 				res.unfixed = append(res.unfixed, f)
 				continue next
 			}
-			if !slices.ContainsFunc(fe.edits, func(a Edit) bool { return sameEdit(e, a) }) {
+			if !slices.ContainsFunc(fe.edits, func(a report.Edit) bool { return sameEdit(e, a) }) {
 				add = append(add, e)
 			}
 		}
 		for _, e := range add {
-			files[e.abs].edits = append(files[e.abs].edits, e)
+			files[e.Abs].edits = append(files[e.Abs].edits, e)
 		}
 		applied++
 	}
@@ -147,13 +149,13 @@ next:
 			}
 		}
 		if opts.write {
-			if err := writeFileAtomic(abs, updated, 0); err != nil {
-				res.errors = append(res.errors, fmt.Sprintf("writing fix to %s: %v", opts.paths.display(abs), err))
+			if err := report.WriteFileAtomic(abs, updated, 0); err != nil {
+				res.errors = append(res.errors, fmt.Sprintf("writing fix to %s: %v", opts.paths.Display(abs), err))
 				continue
 			}
 			written++
 		} else {
-			name := opts.paths.display(abs)
+			name := opts.paths.Display(abs)
 			oldName, newName := "a/"+name, "b/"+name
 			if name == abs {
 				oldName, newName = abs, abs
@@ -175,8 +177,8 @@ next:
 // overlaps reports whether two edits of the same file touch the same bytes,
 // or insert at the same offset (their order would be ambiguous). Identical
 // edits do not overlap: they are applied once.
-func overlaps(a, b Edit) bool {
-	if a.abs != b.abs || sameEdit(a, b) {
+func overlaps(a, b report.Edit) bool {
+	if a.Abs != b.Abs || sameEdit(a, b) {
 		return false
 	}
 	if a.Start == a.End && b.Start == b.End {
@@ -185,14 +187,14 @@ func overlaps(a, b Edit) bool {
 	return a.Start < b.End && b.Start < a.End
 }
 
-func sameEdit(a, b Edit) bool {
-	return a.abs == b.abs && a.Start == b.Start && a.End == b.End && a.NewText == b.NewText
+func sameEdit(a, b report.Edit) bool {
+	return a.Abs == b.Abs && a.Start == b.Start && a.End == b.End && a.NewText == b.NewText
 }
 
 // applyEdits applies non-overlapping edits to content.
-func applyEdits(content []byte, edits []Edit) []byte {
+func applyEdits(content []byte, edits []report.Edit) []byte {
 	edits = slices.Clone(edits)
-	slices.SortStableFunc(edits, func(a, b Edit) int {
+	slices.SortStableFunc(edits, func(a, b report.Edit) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 const fixSrc = `package p
@@ -18,17 +20,17 @@ func F() {
 `
 
 // edit returns an edit replacing the first occurrence of old in the file.
-func edit(t *testing.T, abs, content, old, new string) Edit {
+func edit(t *testing.T, abs, content, old, new string) report.Edit {
 	t.Helper()
 	i := strings.Index(content, old)
 	if i < 0 {
 		t.Fatalf("%q not in file", old)
 	}
-	return Edit{abs: abs, File: filepath.Base(abs), Start: i, End: i + len(old), NewText: new}
+	return report.Edit{Abs: abs, File: filepath.Base(abs), Start: i, End: i + len(old), NewText: new}
 }
 
-func findingWithFix(file string, line int, edits ...Edit) Finding {
-	return Finding{Rule: "heldcall", File: file, Line: line, Fixes: []Fix{{Message: "fix", Edits: edits}}}
+func findingWithFix(file string, line int, edits ...report.Edit) report.Finding {
+	return report.Finding{Rule: "heldcall", File: file, Line: line, Fixes: []report.Fix{{Message: "fix", Edits: edits}}}
 }
 
 func TestApplyFixes(t *testing.T) {
@@ -37,7 +39,7 @@ func TestApplyFixes(t *testing.T) {
 	if err := os.Chmod(abs, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	findings := []Finding{
+	findings := []report.Finding{
 		findingWithFix("p.go", 4, edit(t, abs, fixSrc, "a()", "A()")),
 		// Overlaps the first fix: skipped, stays a finding.
 		findingWithFix("p.go", 4, edit(t, abs, fixSrc, "a()\n\tb()", "X()")),
@@ -45,7 +47,7 @@ func TestApplyFixes(t *testing.T) {
 		findingWithFix("p.go", 6, edit(t, abs, fixSrc, "a()", "A()"), edit(t, abs, fixSrc, "c()", "C()")),
 		{Rule: "heldcall", File: "p.go", Line: 5}, // no fix
 	}
-	opts := fixOptions{modules: []string{dir}, analysedAt: time.Now().Add(time.Second), paths: &pathMapper{cwd: dir, root: dir}}
+	opts := fixOptions{modules: []string{dir}, analysedAt: time.Now().Add(time.Second), paths: &report.Paths{Cwd: dir, Root: dir}}
 
 	// -diff: nothing written.
 	res := applyFixes(findings, opts)
@@ -96,13 +98,13 @@ func TestApplyFixesLeavesFilesAlone(t *testing.T) {
 	if err := os.Chtimes(recent, now.Add(time.Hour), now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	findings := []Finding{
+	findings := []report.Finding{
 		findingWithFix("gen.go", 6, edit(t, genAbs, gen, "a()", "A()")),
 		findingWithFix(outAbs, 4, edit(t, outAbs, fixSrc, "a()", "A()")),
 		findingWithFix("recent.go", 4, edit(t, recent, fixSrc, "a()", "A()")),
-		findingWithFix("recent.go", 4, Edit{abs: genAbs, Start: 5, End: 1}),
+		findingWithFix("recent.go", 4, report.Edit{Abs: genAbs, Start: 5, End: 1}),
 	}
-	res := applyFixes(findings, fixOptions{write: true, modules: []string{dir}, analysedAt: now, paths: &pathMapper{cwd: dir, root: dir}})
+	res := applyFixes(findings, fixOptions{write: true, modules: []string{dir}, analysedAt: now, paths: &report.Paths{Cwd: dir, Root: dir}})
 	if len(res.unfixed) != len(findings) {
 		t.Errorf("%d of %d findings unfixed", len(res.unfixed), len(findings))
 	}
@@ -121,7 +123,7 @@ func TestApplyFixesLeavesFilesAlone(t *testing.T) {
 }
 
 func TestApplyEditsOrder(t *testing.T) {
-	got := applyEdits([]byte("0123456789"), []Edit{
+	got := applyEdits([]byte("0123456789"), []report.Edit{
 		{Start: 5, End: 7, NewText: "R"},
 		{Start: 5, End: 5, NewText: "I"},
 		{Start: 0, End: 1, NewText: ""},
@@ -132,9 +134,11 @@ func TestApplyEditsOrder(t *testing.T) {
 }
 
 func TestOverlaps(t *testing.T) {
-	e := func(s, en int, text string) Edit { return Edit{abs: "f", Start: s, End: en, NewText: text} }
+	e := func(s, en int, text string) report.Edit {
+		return report.Edit{Abs: "f", Start: s, End: en, NewText: text}
+	}
 	for _, c := range []struct {
-		a, b Edit
+		a, b report.Edit
 		want bool
 	}{
 		{e(0, 5, "x"), e(5, 8, "y"), false},
@@ -143,7 +147,7 @@ func TestOverlaps(t *testing.T) {
 		{e(3, 3, "x"), e(3, 3, "x"), false},
 		{e(3, 3, "x"), e(3, 6, "y"), false},
 		{e(3, 3, "x"), e(2, 6, "y"), true},
-		{e(0, 5, "x"), Edit{abs: "g", Start: 0, End: 5}, false},
+		{e(0, 5, "x"), report.Edit{Abs: "g", Start: 0, End: 5}, false},
 	} {
 		if got := overlaps(c.a, c.b); got != c.want {
 			t.Errorf("overlaps(%+v, %+v) = %v", c.a, c.b, got)

@@ -9,6 +9,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 // A listedPackage is the part of go list's JSON that check uses.
@@ -39,8 +41,8 @@ const listFields = "ImportPath,Dir,Error,DepsErrors,Deps,TestImports,XTestImport
 
 // A packageList is the result of resolving the patterns.
 type packageList struct {
-	good   []listedPackage // packages to analyse
-	errors []PackageError  // patterns and packages that cannot be analysed
+	good   []listedPackage       // packages to analyse
+	errors []report.PackageError // patterns and packages that cannot be analysed
 }
 
 // vetArgs returns the go vet arguments naming the good packages: their
@@ -99,14 +101,14 @@ func parseGoList(stdout io.Reader, stderr string) (*packageList, error) {
 		}
 		switch {
 		case p.Error != nil:
-			list.errors = append(list.errors, PackageError{p.ImportPath, p.Error.message()})
+			list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: p.Error.message()})
 		case len(p.DepsErrors) > 0:
 			for _, e := range p.DepsErrors {
 				msg := e.message()
 				if n := len(e.ImportStack); n > 0 && e.ImportStack[n-1] != p.ImportPath {
 					msg = "dependency " + e.ImportStack[n-1] + ": " + msg
 				}
-				list.errors = append(list.errors, PackageError{p.ImportPath, msg})
+				list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: msg})
 			}
 		default:
 			list.good = append(list.good, p)
@@ -118,32 +120,21 @@ func parseGoList(stdout io.Reader, stderr string) (*packageList, error) {
 			continue
 		}
 		if m := noMatchRE.FindStringSubmatch(line); m != nil {
-			list.errors = append(list.errors, PackageError{m[1], "pattern matched no packages"})
+			list.errors = append(list.errors, report.PackageError{Package: m[1], Message: "pattern matched no packages"})
 			continue
 		}
-		list.errors = append(list.errors, PackageError{"", strings.TrimPrefix(line, "go: ")})
+		list.errors = append(list.errors, report.PackageError{Message: strings.TrimPrefix(line, "go: ")})
 	}
 	return list, nil
 }
 
 // message renders a go list error on one line.
 func (e *listError) message() string {
-	msg := oneLine(e.Err)
+	msg := report.OneLine(e.Err)
 	if e.Pos != "" && !strings.HasPrefix(msg, e.Pos) {
 		msg = e.Pos + ": " + msg
 	}
 	return msg
-}
-
-// oneLine joins the lines of a multi-line message with spaces.
-func oneLine(s string) string {
-	var parts []string
-	for _, line := range strings.Split(s, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			parts = append(parts, line)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // isGoProgress reports whether a stderr line of the go command is progress

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 // The JSON written by unitchecker -json (x/tools
@@ -59,7 +61,7 @@ type vetDiagnostic struct {
 // vetResult is what one go vet run produced.
 type vetResult struct {
 	diags  []vetDiagnostic
-	errors []PackageError
+	errors []report.PackageError
 	failed map[string]bool // import paths under a "# pkg" error header
 }
 
@@ -75,7 +77,7 @@ func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, p
 	var (
 		wg      sync.WaitGroup
 		diags   []vetDiagnostic
-		jsonErr []PackageError
+		jsonErr []report.PackageError
 		decErr  error
 	)
 	wg.Add(1)
@@ -95,7 +97,7 @@ func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, p
 	res := &vetResult{diags: diags, failed: make(map[string]bool)}
 	res.errors = append(res.errors, jsonErr...)
 	if decErr != nil {
-		res.errors = append(res.errors, PackageError{"", "reading go vet output: " + decErr.Error()})
+		res.errors = append(res.errors, report.PackageError{Message: "reading go vet output: " + decErr.Error()})
 	}
 	for _, e := range parseVetStderr(stderr.String(), func(file string) string {
 		return pkgDir[filepath.Dir(absPath(file, env.dir))]
@@ -111,7 +113,7 @@ func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, p
 			return nil, fmt.Errorf("running go vet: %v", runErr)
 		}
 		if len(res.errors) == 0 {
-			res.errors = append(res.errors, PackageError{"", "go vet failed: " + runErr.Error()})
+			res.errors = append(res.errors, report.PackageError{Message: "go vet failed: " + runErr.Error()})
 		}
 	}
 	return res, nil
@@ -120,10 +122,10 @@ func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, p
 // parseVetJSON decodes the stream of concatenated JSON objects that go vet
 // -json writes. Analyzer failures ({"error": "..."} in place of the
 // diagnostics) become errors.
-func parseVetJSON(r io.Reader) ([]vetDiagnostic, []PackageError, error) {
+func parseVetJSON(r io.Reader) ([]vetDiagnostic, []report.PackageError, error) {
 	var (
 		diags []vetDiagnostic
-		errs  []PackageError
+		errs  []report.PackageError
 	)
 	dec := json.NewDecoder(r)
 	for {
@@ -150,7 +152,7 @@ func parseVetJSON(r io.Reader) ([]vetDiagnostic, []PackageError, error) {
 				if err := json.Unmarshal(raw, &failure); err != nil {
 					return diags, errs, fmt.Errorf("package %s, analyzer %s: unexpected JSON %.100s", id, analyzer, raw)
 				}
-				errs = append(errs, PackageError{pkg, analyzer + ": " + oneLine(failure.Error)})
+				errs = append(errs, report.PackageError{Package: pkg, Message: analyzer + ": " + report.OneLine(failure.Error)})
 			}
 		}
 	}
@@ -176,7 +178,7 @@ func sortedKeysOf[V any](m map[string]V) []string {
 
 // A stderrError is an error parsed from go vet's stderr.
 type stderrError struct {
-	PackageError
+	report.PackageError
 	header bool // it came under a "# pkg" header
 }
 
@@ -216,7 +218,7 @@ func parseVetStderr(stderr string, fileToPkg func(file string) string) []stderrE
 				continue // second header line of a test variant
 			}
 			flush()
-			cur = &stderrError{PackageError: PackageError{Package: packageOfID(name)}, header: true}
+			cur = &stderrError{PackageError: report.PackageError{Package: packageOfID(name)}, header: true}
 			continue
 		}
 		if strings.TrimSpace(line) == "" {
@@ -246,7 +248,7 @@ func parseVetStderr(stderr string, fileToPkg func(file string) string) []stderrE
 			if m := fileLineColRE.FindStringSubmatch(line); m != nil && fileToPkg != nil {
 				pkg = fileToPkg(m[1])
 			}
-			cur = &stderrError{PackageError: PackageError{Package: pkg}}
+			cur = &stderrError{PackageError: report.PackageError{Package: pkg}}
 		}
 		entries = append(entries, strings.TrimSpace(line))
 	}

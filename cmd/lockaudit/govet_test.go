@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/report"
 )
 
 // vetStdout is go vet -json output as the go command writes it: one object
@@ -74,7 +76,7 @@ func TestParseVetJSON(t *testing.T) {
 	if e := d.SuggestedFixes[0].Edits[1]; e.Filename != "/m/b/b.go" || e.Start != 87 || e.End != 98 || e.New != "job()" {
 		t.Errorf("edit = %+v", e)
 	}
-	want := []PackageError{{"example.com/m/b", "lockorder: internal error: something broke"}}
+	want := []report.PackageError{{Package: "example.com/m/b", Message: "lockorder: internal error: something broke"}}
 	if !reflect.DeepEqual(errs, want) {
 		t.Errorf("errors = %q, want %q", errs, want)
 	}
@@ -127,11 +129,11 @@ func TestParseVetStderr(t *testing.T) {
 		return ""
 	})
 	want := []stderrError{
-		{PackageError{"example.com/t/badtestimp", "badtestimp/a_test.go:2:8: no required module provides package example.com/nope; to add it: go get example.com/nope"}, false},
-		{PackageError{"example.com/t/syn", "syn/s.go:3:9: expected ')', found '{' (and 1 more errors)"}, true},
-		{PackageError{"example.com/t/broken", `broken/b.go:3:23: cannot use "x" (untyped string constant) as int value in return statement; broken/b.go:5:12: undefined: undefined`}, true},
-		{PackageError{"example.com/t/badtest", `badtest/a_test.go:2:23: cannot use "s" (untyped string constant) as int value in return statement have (string) want (int)`}, true},
-		{PackageError{"example.com/t/apanic", "panic: boom"}, true},
+		{report.PackageError{Package: "example.com/t/badtestimp", Message: "badtestimp/a_test.go:2:8: no required module provides package example.com/nope; to add it: go get example.com/nope"}, false},
+		{report.PackageError{Package: "example.com/t/syn", Message: "syn/s.go:3:9: expected ')', found '{' (and 1 more errors)"}, true},
+		{report.PackageError{Package: "example.com/t/broken", Message: `broken/b.go:3:23: cannot use "x" (untyped string constant) as int value in return statement; broken/b.go:5:12: undefined: undefined`}, true},
+		{report.PackageError{Package: "example.com/t/badtest", Message: `badtest/a_test.go:2:23: cannot use "s" (untyped string constant) as int value in return statement have (string) want (int)`}, true},
+		{report.PackageError{Package: "example.com/t/apanic", Message: "panic: boom"}, true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", got, want)
@@ -148,7 +150,7 @@ func TestParseVetStderrEmptyAndUnattributed(t *testing.T) {
 		t.Errorf("empty stderr: %v", got)
 	}
 	got := parseVetStderr("go: something went wrong\n", func(string) string { return "x" })
-	want := []stderrError{{PackageError{"", "go: something went wrong"}, false}}
+	want := []stderrError{{report.PackageError{Message: "go: something went wrong"}, false}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

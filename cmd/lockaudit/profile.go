@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockaudit/lockaudit/internal/report"
 	"github.com/lockaudit/lockaudit/profiler"
 )
 
@@ -193,12 +194,12 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 	var (
 		wg        sync.WaitGroup
 		findings  []profiler.StaticFinding
-		checkErrs []PackageError
+		checkErrs []report.PackageError
 	)
 	if len(patterns) > 0 {
 		wg.Go(func() {
 			progress("analysing " + strings.Join(patterns, " ") + " with lockaudit check")
-			findings, checkErrs = staticFindings(ctx, patterns, newPathMapper(cwd).root)
+			findings, checkErrs = staticFindings(ctx, patterns, report.NewPaths(cwd).Root)
 		})
 	}
 	if live {
@@ -240,7 +241,7 @@ func profileRun(ctx context.Context, opts *profileOptions, patterns []string, ba
 	}
 	// Interrupted, the report still holds every package that finished,
 	// and the errors name the others.
-	rep := profiler.BuildReport(c, profiler.ReportOptions{Top: opts.top, Findings: findings, Root: newPathMapper(cwd).root, Cwd: cwd})
+	rep := profiler.BuildReport(c, profiler.ReportOptions{Top: opts.top, Findings: findings, Root: report.NewPaths(cwd).Root, Cwd: cwd})
 	var out bytes.Buffer
 	switch opts.format {
 	case "json":

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockaudit/lockaudit/internal/report"
 	"github.com/lockaudit/lockaudit/profiler"
 )
 
@@ -17,7 +18,7 @@ import (
 // with check's own defaults, and returns its findings for the profile join,
 // with absolute paths resolved against the report root. Packages check
 // could not analyse come back as errors.
-func staticFindings(ctx context.Context, patterns []string, root string) ([]profiler.StaticFinding, []PackageError) {
+func staticFindings(ctx context.Context, patterns []string, root string) ([]profiler.StaticFinding, []report.PackageError) {
 	var out, errOut bytes.Buffer
 	// The advisory categories (shardlock/global-map) and the plausible
 	// findings (notes) explain hotspots: DESIGN §2 has them on when joined
@@ -26,17 +27,17 @@ func staticFindings(ctx context.Context, patterns []string, root string) ([]prof
 	code := runCheckContext(ctx, args, &out, &errOut)
 	var rep struct {
 		Findings []profiler.StaticFinding `json:"findings"`
-		Errors   []PackageError           `json:"errors"`
+		Errors   []report.PackageError    `json:"errors"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		if ctx.Err() != nil {
-			return nil, []PackageError{{"", "interrupted before it finished: no findings joined"}}
+			return nil, []report.PackageError{{Message: "interrupted before it finished: no findings joined"}}
 		}
-		msg := oneLine(errOut.String())
+		msg := report.OneLine(errOut.String())
 		if msg == "" {
 			msg = fmt.Sprintf("exit status %d, no report: %v", code, err)
 		}
-		return nil, []PackageError{{"", msg}}
+		return nil, []report.PackageError{{Message: msg}}
 	}
 	for i := range rep.Findings {
 		f := &rep.Findings[i]

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -50,8 +50,8 @@ type (
 	}
 )
 
-// writeJSON writes the report as one indented JSON object.
-func writeJSON(w io.Writer, r *report) error {
+// WriteJSON writes the report as one indented JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
 	out := jsonReport{Findings: []jsonFinding{}, Errors: []jsonError{}}
 	for _, f := range r.Findings {
 		jf := jsonFinding{

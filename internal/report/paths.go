@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"net/url"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// A pathMapper presents absolute file names in reports.
+// Paths presents absolute file names in reports.
 //
 // Text output names files relative to the current directory, like the
 // compiler. JSON and SARIF name them relative to the report root: the
@@ -16,13 +16,13 @@ import (
 // consumers such as GitHub code scanning need repository-relative paths, and
 // the same paths in JSON keep the two formats and the fingerprints (which
 // include the path) consistent wherever in the tree the command runs.
-type pathMapper struct {
-	cwd  string // current directory
-	root string // report root
+type Paths struct {
+	Cwd  string // current directory
+	Root string // report root
 }
 
-// newPathMapper returns the mapper for the current directory cwd.
-func newPathMapper(cwd string) *pathMapper {
+// NewPaths returns the paths for the current directory cwd.
+func NewPaths(cwd string) *Paths {
 	root := findUp(cwd, ".git")
 	if root == "" {
 		root = findUp(cwd, "go.mod")
@@ -30,7 +30,7 @@ func newPathMapper(cwd string) *pathMapper {
 	if root == "" {
 		root = cwd
 	}
-	return &pathMapper{cwd: cwd, root: root}
+	return &Paths{Cwd: cwd, Root: root}
 }
 
 // findUp returns the nearest directory at or above dir containing name.
@@ -47,8 +47,8 @@ func findUp(dir, name string) string {
 	}
 }
 
-// within returns abs relative to base if abs is inside base, else "".
-func within(base, abs string) (string, bool) {
+// Within returns abs relative to base if abs is inside base, else "".
+func Within(base, abs string) (string, bool) {
 	rel, err := filepath.Rel(base, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", false
@@ -56,19 +56,19 @@ func within(base, abs string) (string, bool) {
 	return rel, true
 }
 
-// display returns abs relative to the current directory if it is inside it,
+// Display returns abs relative to the current directory if it is inside it,
 // else abs: the form used by text output.
-func (p *pathMapper) display(abs string) string {
-	if rel, ok := within(p.cwd, abs); ok && abs != "" {
+func (p *Paths) Display(abs string) string {
+	if rel, ok := Within(p.Cwd, abs); ok && abs != "" {
 		return rel
 	}
 	return abs
 }
 
-// rel returns the report path of abs: slash-separated and relative to the
+// Rel returns the report path of abs: slash-separated and relative to the
 // report root when inside it, else absolute.
-func (p *pathMapper) rel(abs string) string {
-	if rel, ok := within(p.root, abs); ok && abs != "" {
+func (p *Paths) Rel(abs string) string {
+	if rel, ok := Within(p.Root, abs); ok && abs != "" {
 		return filepath.ToSlash(rel)
 	}
 	return abs
@@ -76,7 +76,7 @@ func (p *pathMapper) rel(abs string) string {
 
 // uri returns a SARIF artifact URI for a report path and whether it is
 // relative to the report root (then it goes with uriBaseId %SRCROOT%).
-func (p *pathMapper) uri(reportPath string) (string, bool) {
+func (p *Paths) uri(reportPath string) (string, bool) {
 	if filepath.IsAbs(reportPath) {
 		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(reportPath)}).String(), false
 	}
@@ -85,6 +85,6 @@ func (p *pathMapper) uri(reportPath string) (string, bool) {
 
 // rootURI is the file: URI of the report root, ending in a slash as SARIF
 // requires for originalUriBaseIds.
-func (p *pathMapper) rootURI() string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p.root) + "/"}).String()
+func (p *Paths) rootURI() string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p.Root) + "/"}).String()
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -9,32 +9,34 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// A report is everything check has to say, ready for a writer.
-type report struct {
+// A Report is everything check has to say, ready for a writer.
+type Report struct {
 	Findings []Finding
 	Errors   []PackageError
 	Rules    []*analysis.Analyzer // rule metadata, for SARIF
+	Version  string               // the tool's version, for SARIF
 
-	paths *pathMapper
-	src   *sourceCache
+	Paths   *Paths   // how file names are shown (text) and where the root is (SARIF)
+	Sources *Sources // the files, for SARIF's UTF-16 columns
 }
 
-// write renders the report in the given format.
-func (r *report) write(w io.Writer, format string) error {
+// Write renders the report in the given format: "json", "sarif", or text
+// for anything else.
+func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case "json":
-		return writeJSON(w, r)
+		return r.WriteJSON(w)
 	case "sarif":
-		return writeSARIF(w, r)
+		return r.WriteSARIF(w)
 	default:
-		return writeText(w, r)
+		return r.WriteText(w)
 	}
 }
 
-// writeFileAtomic writes data to name through a temporary file in the same
+// WriteFileAtomic writes data to name through a temporary file in the same
 // directory and a rename, so that readers never see a partial file. An
 // existing file keeps its permissions.
-func writeFileAtomic(name string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(name string, data []byte, perm os.FileMode) (err error) {
 	if fi, err := os.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	} else {

@@ -1,40 +1,71 @@
-package main
+package report_test
 
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit"
+	"github.com/lockaudit/lockaudit/internal/report"
+	"github.com/lockaudit/lockaudit/internal/report/sariftest"
 )
+
+// sarifDescriptionMax is GitHub's limit on a rule's description texts.
+const sarifDescriptionMax = 1024
+
+// writeFile writes content to dir/name and returns the absolute name.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	abs := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
 
 // sampleReport returns a report with one finding (with a related location
 // and a fix) in a file with a multi-byte character before the finding, and
 // one error.
-func sampleReport(t *testing.T) *report {
+func sampleReport(t *testing.T) *report.Report {
 	t.Helper()
 	dir := t.TempDir()
 	src := "package p\n\nfunc F() {\n\ts := \"é\"; job()\n}\n"
 	abs := writeFile(t, dir, "p/p.go", src)
-	paths := &pathMapper{cwd: dir, root: dir}
-	d := diag("example.com/p", "callback", abs, 4, 13, "mu held across call of func value job (locked at p.go:3)",
-		jsonRelatedInfo{Posn: abs + ":3:1", End: abs + ":3:1", Message: "mu locked here"})
-	d.SuggestedFixes = []jsonSuggestedFix{{Message: "release mu", Edits: []jsonTextEdit{{Filename: abs, Start: 34, End: 39, New: "x()"}}}}
-	src2 := newSourceCache()
-	fs := buildFindings([]vetDiagnostic{d}, findingOptions{sel: defaultSelection(t), tests: true}, src2, paths)
-	return &report{
+	// The finding as check builds it from the analyzer's diagnostic at
+	// 4:13 (byte column; UTF-16 column 12) with the lock at 3:1 and a fix
+	// replacing bytes 34 to 39, "job()".
+	fs := []report.Finding{{
+		Rule: "heldcall", Category: "callback", Severity: "warning",
+		Message: "mu held across call of func value job (locked at p.go:3)",
+		File:    "p/p.go", Line: 4, Column: 13, EndLine: 4, EndColumn: 13,
+		Package: "example.com/p", Function: "F", Lock: "mu", Abs: abs,
+		Related: []report.Related{{File: "p/p.go", Line: 3, Column: 1, EndLine: 3, EndColumn: 1, Message: "mu locked here", Abs: abs}},
+		Fixes: []report.Fix{{Message: "release mu", Edits: []report.Edit{{
+			File: "p/p.go", Start: 34, End: 39, StartLine: 4, StartColumn: 13, EndLine: 4, EndColumn: 18, NewText: "x()", Abs: abs,
+		}}}},
+	}}
+	report.AssignFingerprints(fs)
+	return &report.Report{
 		Findings: fs,
-		Errors:   []PackageError{{"example.com/broken", "broken.go:3:1: undefined: x"}},
+		Errors:   []report.PackageError{{Package: "example.com/broken", Message: "broken.go:3:1: undefined: x"}},
 		Rules:    []*analysis.Analyzer{{Name: "heldcall", Doc: "report things held\nacross calls\n\nLonger text.\n\nIntroduces code:\n\n\tcode()\n\nMore."}},
-		paths:    paths,
-		src:      src2,
+		Paths:    &report.Paths{Cwd: dir, Root: dir},
+		Sources:  report.NewSources(),
 	}
 }
 
 func TestTextOutput(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeText(&buf, sampleReport(t)); err != nil {
+	if err := sampleReport(t).WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
 	want := "p/p.go:4:13: mu held across call of func value job (locked at p.go:3) (heldcall/callback)\n"
@@ -45,7 +76,7 @@ func TestTextOutput(t *testing.T) {
 
 func TestJSONShape(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, &report{paths: &pathMapper{}}); err != nil {
+	if err := (&report.Report{Paths: &report.Paths{}}).WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	var empty map[string]json.RawMessage
@@ -57,7 +88,7 @@ func TestJSONShape(t *testing.T) {
 	}
 
 	buf.Reset()
-	if err := writeJSON(&buf, sampleReport(t)); err != nil {
+	if err := sampleReport(t).WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -107,58 +138,15 @@ func TestJSONShape(t *testing.T) {
 	}
 }
 
-// sarifDoc is the part of a SARIF log the tests check.
-type sarifDoc struct {
-	Version string `json:"version"`
-	Schema  string `json:"$schema"`
-	Runs    []struct {
-		Tool struct {
-			Driver struct {
-				Name  string `json:"name"`
-				Rules []struct {
-					ID               string `json:"id"`
-					ShortDescription struct{ Text string }
-					FullDescription  struct{ Text string }
-					Help             struct{ Text, Markdown string }
-				} `json:"rules"`
-			} `json:"driver"`
-		} `json:"tool"`
-		Invocations []struct {
-			ExecutionSuccessful        bool `json:"executionSuccessful"`
-			ToolExecutionNotifications []struct {
-				Level   string
-				Message struct{ Text string }
-			} `json:"toolExecutionNotifications"`
-		} `json:"invocations"`
-		Results []struct {
-			RuleID    string `json:"ruleId"`
-			RuleIndex *int   `json:"ruleIndex"`
-			Level     string `json:"level"`
-			Message   struct{ Text string }
-			Locations []struct {
-				PhysicalLocation sarifPhysicalLoc `json:"physicalLocation"`
-			} `json:"locations"`
-			RelatedLocations []struct {
-				ID               int              `json:"id"`
-				PhysicalLocation sarifPhysicalLoc `json:"physicalLocation"`
-				Message          struct{ Text string }
-			} `json:"relatedLocations"`
-			PartialFingerprints map[string]string `json:"partialFingerprints"`
-			Properties          map[string]string `json:"properties"`
-			Fixes               []sarifFix        `json:"fixes"`
-		} `json:"results"`
-	} `json:"runs"`
-}
-
 func TestSARIFShape(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeSARIF(&buf, sampleReport(t)); err != nil {
+	if err := sampleReport(t).WriteSARIF(&buf); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), "-1") {
 		t.Errorf("SARIF contains -1:\n%s", buf.String())
 	}
-	var doc sarifDoc
+	var doc sariftest.Doc
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +190,7 @@ func TestSARIFShape(t *testing.T) {
 		res.RelatedLocations[0].PhysicalLocation.Region.StartLine != 3 {
 		t.Errorf("relatedLocations = %+v", res.RelatedLocations)
 	}
-	if fp := res.PartialFingerprints[fingerprintKey]; fp == "" {
+	if fp := res.PartialFingerprints[report.FingerprintKey]; fp == "" {
 		t.Errorf("partialFingerprints = %v", res.PartialFingerprints)
 	}
 	if res.Properties["category"] != "callback" || res.Properties["function"] != "F" || res.Properties["lock"] != "mu" {
@@ -220,8 +208,8 @@ func TestSARIFShape(t *testing.T) {
 
 func TestSARIFEmpty(t *testing.T) {
 	var buf bytes.Buffer
-	r := &report{paths: &pathMapper{cwd: "/w", root: "/w"}, src: newSourceCache(), Rules: analyzers()}
-	if err := writeSARIF(&buf, r); err != nil {
+	r := &report.Report{Paths: &report.Paths{Cwd: "/w", Root: "/w"}, Sources: report.NewSources(), Rules: lockaudit.Analyzers()}
+	if err := r.WriteSARIF(&buf); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
@@ -241,3 +229,94 @@ func TestSARIFEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFRuleIndex checks that every result's ruleIndex points at its rule
+// when there are several rules, including a rule reported without analyzer
+// metadata, and that the sample report passes the GitHub checks.
+func TestSARIFRuleIndex(t *testing.T) {
+	dir := t.TempDir()
+	abs := writeFile(t, dir, "p/p.go", "package p\n\nfunc F() {\n\tx()\n\ty()\n\tz()\n}\n")
+	category := map[string]string{"heldcall": "callback", "lockorder": "double-lock", "shardlock": "above-shards"}
+	var fs []report.Finding
+	for line, rule := range map[int]string{4: "lockorder", 5: "shardlock", 6: "heldcall"} {
+		fs = append(fs, report.Finding{
+			Rule: rule, Category: category[rule], Severity: "warning", Message: rule + " finding",
+			File: "p/p.go", Line: line, Column: 2, EndLine: line, EndColumn: 2,
+			Package: "example.com/p", Function: "F", Lock: "mu", Abs: abs,
+			Related: []report.Related{{File: "p/p.go", Line: 3, Column: 1, EndLine: 3, EndColumn: 1, Message: "mu locked here", Abs: abs}},
+		})
+	}
+	report.SortFindings(fs)
+	report.AssignFingerprints(fs)
+	rep := &report.Report{
+		Findings: fs,
+		Rules: []*analysis.Analyzer{
+			{Name: "heldcall", Doc: "report held calls\n\nLonger."},
+			{Name: "lockorder", Doc: "report lock order problems\n\nLonger."},
+		},
+		Paths:   &report.Paths{Cwd: dir, Root: dir},
+		Sources: report.NewSources(),
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteSARIF(&buf); err != nil {
+		t.Fatal(err)
+	}
+	results := sariftest.CheckGitHub(t, buf.Bytes())
+	if len(results) != 3 {
+		t.Fatalf("%d results, want 3", len(results))
+	}
+	// Sorted by line: lockorder (rule 1), shardlock (added as rule 2), heldcall (rule 0).
+	for i, want := range []float64{1, 2, 0} {
+		if got := results[i]["ruleIndex"]; got != want {
+			t.Errorf("result %d (%v): ruleIndex %v, want %v", i, results[i]["ruleId"], got, want)
+		}
+	}
+
+	buf.Reset()
+	if err := sampleReport(t).WriteSARIF(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if results := sariftest.CheckGitHub(t, buf.Bytes()); len(results) != 1 || len(sariftest.ListOpt(t, results[0], "fixes")) != 1 {
+		t.Errorf("sample report: %d results, want 1 with a fix", len(results))
+	}
+}
+
+// TestSARIFCheckerCatches makes sure sariftest.CheckGitHub fails on the
+// defects it is there to catch.
+func TestSARIFCheckerCatches(t *testing.T) {
+	var buf bytes.Buffer
+	if err := sampleReport(t).WriteSARIF(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	for _, c := range []struct{ name, old, new string }{
+		{"absolute uri", `"uri": "p/p.go"`, `"uri": "/p/p.go"`},
+		{"file uri", `"uri": "p/p.go"`, `"uri": "file:///w/p/p.go"`},
+		{"bad ruleIndex", `"ruleIndex": 0`, `"ruleIndex": 3`},
+		{"no fingerprint", `"partialFingerprints": {`, `"partialFingerprints": {"x": "y"}, "unused": {`},
+		{"line 0", `"startLine": 4`, `"startLine": 0`},
+		{"no help", `"help": {`, `"help": {"text": ""}, "unusedHelp": {`},
+	} {
+		if !strings.Contains(good, c.old) {
+			t.Fatalf("%s: %q not in the SARIF output", c.name, c.old)
+		}
+		bad := strings.Replace(good, c.old, c.new, 1)
+		rec := &recorder{}
+		done := make(chan struct{})
+		go func() { // Fatalf ends this goroutine
+			defer close(done)
+			sariftest.CheckGitHub(rec, []byte(bad))
+		}()
+		<-done
+		if !rec.failed {
+			t.Errorf("%s: sariftest.CheckGitHub accepts the defect", c.name)
+		}
+	}
+}
+
+// recorder is a sariftest.TB that records failure; Fatalf ends its goroutine.
+type recorder struct{ failed bool }
+
+func (r *recorder) Helper()               {}
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) Fatalf(string, ...any) { r.failed = true; runtime.Goexit() }

@@ -1,4 +1,4 @@
-package main
+package report
 
 // SARIF 2.1.0 output. The structs below cover exactly what lockaudit writes;
 // they are written by hand rather than with github.com/owenrumney/go-sarif
@@ -13,12 +13,17 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lockaudit/lockaudit/internal/rules"
 )
+
+// SARIFSrcRoot is the uriBaseId of the report root in SARIF logs: artifact
+// URIs inside it are relative to it.
+const SARIFSrcRoot = "%SRCROOT%"
 
 const (
 	sarifVersion = "2.1.0"
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
-	srcRoot      = "%SRCROOT%"
 	infoURI      = "https://github.com/lockaudit/lockaudit"
 )
 
@@ -128,17 +133,17 @@ type (
 	}
 )
 
-// writeSARIF writes the report as a SARIF 2.1.0 log with one run. Columns are
+// WriteSARIF writes the report as a SARIF 2.1.0 log with one run. Columns are
 // converted to UTF-16 code units, SARIF's default column kind.
-func writeSARIF(w io.Writer, r *report) error {
+func (r *Report) WriteSARIF(w io.Writer) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "lockaudit",
-			Version:        moduleVersion(),
+			Version:        r.Version,
 			InformationURI: infoURI,
 			Rules:          []sarifRule{},
 		}},
-		OriginalURIBaseIDs: map[string]sarifArtifactLocation{srcRoot: {URI: r.paths.rootURI()}},
+		OriginalURIBaseIDs: map[string]sarifArtifactLocation{SARIFSrcRoot: {URI: r.Paths.rootURI()}},
 		Results:            []sarifResult{},
 		ColumnKind:         "utf16CodeUnits",
 	}
@@ -159,15 +164,15 @@ func writeSARIF(w io.Writer, r *report) error {
 			RuleIndex:           idx,
 			Level:               sarifLevel(f.Severity),
 			Message:             sarifMessage{f.Message},
-			Locations:           []sarifLocation{{PhysicalLocation: r.physical(f.File, f.abs, f.Line, f.Column, f.EndLine, f.EndColumn)}},
-			PartialFingerprints: map[string]string{fingerprintKey: f.Fingerprint},
+			Locations:           []sarifLocation{{PhysicalLocation: r.physical(f.File, f.Abs, f.Line, f.Column, f.EndLine, f.EndColumn)}},
+			PartialFingerprints: map[string]string{FingerprintKey: f.Fingerprint},
 			Properties:          sarifResultProps{Category: f.Category, Package: f.Package, Function: f.Function, Lock: f.Lock},
 		}
 		for i, rel := range f.Related {
 			id := i + 1
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
 				ID:               &id,
-				PhysicalLocation: r.physical(rel.File, rel.abs, rel.Line, rel.Column, rel.EndLine, rel.EndColumn),
+				PhysicalLocation: r.physical(rel.File, rel.Abs, rel.Line, rel.Column, rel.EndLine, rel.EndColumn),
 				Message:          &sarifMessage{rel.Message},
 			})
 		}
@@ -202,7 +207,7 @@ const sarifDescriptionMax = 1024
 // the whole Doc as help, also rendered from Go doc-comment syntax to Markdown.
 func sarifRuleFor(name, doc, url string) sarifRule {
 	short, _, _ := strings.Cut(doc, "\n\n")
-	short = truncate(oneLine(short), sarifDescriptionMax)
+	short = truncate(OneLine(short), sarifDescriptionMax)
 	// The full description: the leading prose paragraphs (headings and the
 	// x/tools "name: summary" line skipped), up to the first code block or
 	// list and without the paragraph that introduces it.
@@ -217,7 +222,7 @@ func sarifRuleFor(name, doc, url string) sarifRule {
 			}
 			break
 		}
-		para = oneLine(para)
+		para = OneLine(para)
 		if len(paras) > 0 && len(strings.Join(append(paras, para), "\n\n")) > sarifDescriptionMax {
 			break
 		}
@@ -227,7 +232,7 @@ func sarifRuleFor(name, doc, url string) sarifRule {
 	var p comment.Parser
 	pr := comment.Printer{HeadingID: func(*comment.Heading) string { return "" }}
 	md := string(pr.Markdown(p.Parse(doc)))
-	if cats := ruleCategories[name]; len(cats) > 0 {
+	if cats := rules.Categories[name]; len(cats) > 0 {
 		list := "\n\nCategories (rule/category, for -enable and -disable): " + strings.Join(cats, ", ") + "."
 		doc += list
 		md += strings.TrimPrefix(list, "\n") + "\n"
@@ -266,31 +271,31 @@ func sarifLevel(severity string) string {
 }
 
 // artifact returns the SARIF artifact location of a report path.
-func (r *report) artifact(reportPath string) sarifArtifactLocation {
-	uri, relative := r.paths.uri(reportPath)
+func (r *Report) artifact(reportPath string) sarifArtifactLocation {
+	uri, relative := r.Paths.uri(reportPath)
 	if relative {
-		return sarifArtifactLocation{URI: uri, URIBaseID: srcRoot}
+		return sarifArtifactLocation{URI: uri, URIBaseID: SARIFSrcRoot}
 	}
 	return sarifArtifactLocation{URI: uri}
 }
 
 // physical returns a SARIF physical location; the region is left out when
 // the position is unknown.
-func (r *report) physical(reportPath, abs string, line, col, endLine, endCol int) sarifPhysicalLoc {
+func (r *Report) physical(reportPath, abs string, line, col, endLine, endCol int) sarifPhysicalLoc {
 	loc := sarifPhysicalLoc{ArtifactLocation: r.artifact(reportPath)}
 	if line > 0 {
 		loc.Region = &sarifRegion{
 			StartLine:   line,
-			StartColumn: r.src.utf16Col(abs, line, col),
+			StartColumn: r.Sources.utf16Col(abs, line, col),
 			EndLine:     endLine,
-			EndColumn:   r.src.utf16Col(abs, endLine, endCol),
+			EndColumn:   r.Sources.utf16Col(abs, endLine, endCol),
 		}
 	}
 	return loc
 }
 
 // sarifFixFor converts a suggested fix, grouping its edits by file.
-func (r *report) sarifFixFor(fix Fix) sarifFix {
+func (r *Report) sarifFixFor(fix Fix) sarifFix {
 	sf := sarifFix{Description: sarifMessage{fix.Message}, ArtifactChanges: []sarifArtifactChange{}}
 	byFile := make(map[string]int)
 	for _, e := range fix.Edits {
@@ -302,9 +307,9 @@ func (r *report) sarifFixFor(fix Fix) sarifFix {
 		}
 		rep := sarifReplacement{DeletedRegion: sarifRegion{
 			StartLine:   e.StartLine,
-			StartColumn: r.src.utf16Col(e.abs, e.StartLine, e.StartColumn),
+			StartColumn: r.Sources.utf16Col(e.Abs, e.StartLine, e.StartColumn),
 			EndLine:     e.EndLine,
-			EndColumn:   r.src.utf16Col(e.abs, e.EndLine, e.EndColumn),
+			EndColumn:   r.Sources.utf16Col(e.Abs, e.EndLine, e.EndColumn),
 		}}
 		if e.NewText != "" {
 			rep.InsertedContent = &sarifContent{e.NewText}
@@ -312,29 +317,4 @@ func (r *report) sarifFixFor(fix Fix) sarifFix {
 		sf.ArtifactChanges[i].Replacements = append(sf.ArtifactChanges[i].Replacements, rep)
 	}
 	return sf
-}
-
-// utf16Col converts a 1-based byte column on a line of file name to a
-// 1-based UTF-16 column. It returns col unchanged if the file cannot be read.
-func (c *sourceCache) utf16Col(name string, line, col int) int {
-	sf := c.file(name)
-	if sf == nil || col <= 1 {
-		return col
-	}
-	start := sf.offset(line, 1)
-	if start < 0 {
-		return col
-	}
-	end := min(start+col-1, len(sf.content))
-	units := 0
-	for b := sf.content[start:end]; len(b) > 0; {
-		r, size := utf8.DecodeRune(b)
-		b = b[size:]
-		if r >= 0x10000 {
-			units += 2
-		} else {
-			units++
-		}
-	}
-	return units + 1
 }

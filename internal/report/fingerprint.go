@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"crypto/sha256"
@@ -7,10 +7,10 @@ import (
 	"strconv"
 )
 
-// fingerprintKey names lockaudit's fingerprint in SARIF partialFingerprints.
+// FingerprintKey names lockaudit's fingerprint in SARIF partialFingerprints.
 // Bump the version when Fingerprint changes, so that consumers see new keys
 // instead of silently mismatching old ones.
-const fingerprintKey = "lockaudit/v1"
+const FingerprintKey = "lockaudit/v1"
 
 // fileLineRE matches "file.go:41" and "file.go:41:7" references inside
 // messages ("locked at pool.go:41"): they change whenever code above moves.
@@ -23,7 +23,7 @@ var fileLineRE = regexp.MustCompile(`[^\s(),;:]+\.go:\d+(?::\d+)?`)
 // (SARIF partialFingerprints, baselines).
 //
 // Several findings of one function can share a fingerprint (the same call
-// made twice under the same lock); assignFingerprints adds an occurrence
+// made twice under the same lock); AssignFingerprints adds an occurrence
 // number to tell them apart.
 func Fingerprint(f Finding) string {
 	h := sha256.New()
@@ -34,10 +34,10 @@ func Fingerprint(f Finding) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// assignFingerprints sets Finding.Fingerprint to Fingerprint(f) + ":" + n,
+// AssignFingerprints sets Finding.Fingerprint to Fingerprint(f) + ":" + n,
 // where n counts the findings with the same base fingerprint in report order
 // (1 for the first). findings must be sorted.
-func assignFingerprints(findings []Finding) {
+func AssignFingerprints(findings []Finding) {
 	seen := make(map[string]int)
 	for i := range findings {
 		base := Fingerprint(findings[i])

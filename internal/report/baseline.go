@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -25,18 +25,18 @@ type baselineEntry struct {
 	Message     string `json:"message"`
 }
 
-// readBaseline returns the fingerprints recorded in a baseline file.
-func readBaseline(name string) (map[string]bool, error) {
+// ReadBaseline returns the fingerprints recorded in a baseline file.
+func ReadBaseline(name string) (map[string]bool, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("-baseline: %v", err)
+		return nil, err
 	}
 	var bf baselineFile
 	if err := json.Unmarshal(data, &bf); err != nil {
-		return nil, fmt.Errorf("-baseline: %s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if bf.Version != baselineVersion {
-		return nil, fmt.Errorf("-baseline: %s is not a lockaudit baseline (version %d), write one with -write-baseline", name, bf.Version)
+		return nil, fmt.Errorf("%s is not a lockaudit baseline (version %d), write one with -write-baseline", name, bf.Version)
 	}
 	set := make(map[string]bool, len(bf.Findings))
 	for _, e := range bf.Findings {
@@ -45,8 +45,8 @@ func readBaseline(name string) (map[string]bool, error) {
 	return set, nil
 }
 
-// writeBaseline records findings in a baseline file.
-func writeBaseline(name string, findings []Finding) error {
+// WriteBaseline records findings in a baseline file.
+func WriteBaseline(name string, findings []Finding) error {
 	bf := baselineFile{Version: baselineVersion, Findings: []baselineEntry{}}
 	for _, f := range findings {
 		bf.Findings = append(bf.Findings, baselineEntry{
@@ -62,8 +62,5 @@ func writeBaseline(name string, findings []Finding) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(name, append(data, '\n'), 0o666); err != nil {
-		return fmt.Errorf("-write-baseline: %v", err)
-	}
-	return nil
+	return WriteFileAtomic(name, append(data, '\n'), 0o666)
 }

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"github.com/lockaudit/lockaudit/internal/report"
+	"github.com/lockaudit/lockaudit/internal/report/sariftest"
+)
+
+// The end-to-end tests read the SARIF report with internal/report's
+// sariftest, and its constants from internal/report.
+const (
+	fingerprintKey = report.FingerprintKey
+	srcRoot        = report.SARIFSrcRoot
+)
+
+type sarifDoc = sariftest.Doc
+
+var (
+	checkGitHubSARIF = sariftest.CheckGitHub
+	obj              = sariftest.Obj
+	list             = sariftest.List
+	listOpt          = sariftest.ListOpt
+	str              = sariftest.Str
+)
+
+// jsonFix is a fix as the JSON report writes it.
+type jsonFix struct {
+	Message string `json:"message"`
+	Edits   []struct {
+		File        string `json:"file"`
+		StartLine   int    `json:"start_line"`
+		StartColumn int    `json:"start_column"`
+		EndLine     int    `json:"end_line"`
+		EndColumn   int    `json:"end_column"`
+		NewText     string `json:"new_text"`
+	} `json:"edits"`
+}
