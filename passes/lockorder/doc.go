@@ -39,10 +39,29 @@
 //   - same-class: two instances of one lock class, hanging off two
 //     parameters, taken one while the other is held, when the function
 //     never orders the two (a.id < b.id): transfer(a, b) beside
-//     transfer(b, a) deadlocks.
+//     transfer(b, a) deadlocks;
+//   - leak: a function (a closure too, such as a timer callback) that
+//     returns with a lock it took still held on some paths, and released
+//     on others: an early return before the Unlock (or before the defer
+//     that would release it), an error path that forgets the RUnlock. The
+//     next Lock of that lock waits forever. Reported at each leaking
+//     return, with the acquisition as a related location. Not a leak: a
+//     function that holds the lock on every return (a lock wrapper), one
+//     whose name says it deals in locks (lockX, tryLock, xLocked), one
+//     whose doc or receiver type's doc says so ("returns with mu held",
+//     "the caller must unlock", "owns the lock until Close releases it"),
+//     and one whose result tells the caller it holds the lock (nil error
+//     or true with it held, an error or false without).
 //
-// The finding is reported at the second, deadlocking acquisition, or at the
-// call that leads to it; the first acquisition is a related location.
+// Except for leaks, the finding is reported at the second, deadlocking
+// acquisition, or at the call that leads to it; the first acquisition is a
+// related location.
+//
+// Formatting calls count as calls of the methods they run: fmt.Sprintf("%v",
+// c), fmt.Print(c), fmt.Errorf("%w", err) and log.Printf call the String or
+// Error method of a pointer argument that has one, for the verbs that use
+// it (%v, %s, %q, %x, %X, %w; not %d or %p). A String method that locks
+// what the caller holds deadlocks the caller.
 //
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a

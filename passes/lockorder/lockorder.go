@@ -45,6 +45,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		*at = f.Fn.Pos()
 		c.fn = f
 		c.goReleased = c.releasedByGoroutines(f)
+		c.leaks(f)
 		for _, ev := range f.Flow.Events {
 			call, ok := ev.Instr.(*ssa.Call)
 			if !ok {
@@ -114,6 +115,9 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 		return
 	}
 	if op.Kind != lockstate.NoOp {
+		return
+	}
+	if c.formatting(f, call, held) {
 		return
 	}
 	callee, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)

@@ -307,6 +307,8 @@ func interesting(instr ssa.Instruction) bool {
 	switch instr := instr.(type) {
 	case *ssa.Call, *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Defer, *ssa.MapUpdate:
 		return true
+	case *ssa.Return:
+		return true // lock leaks: what is still held when the function returns
 	case *ssa.Lookup:
 		return true // map reads, for shardlock's global-map
 	case *ssa.UnOp:

@@ -1,0 +1,180 @@
+// Package leaks holds functions that return with a lock held on some paths
+// and released on others, next to their corrected twins and to functions
+// that return a lock held by contract.
+package leaks
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// DeviceSet tracks thin devices, some of them deleted.
+type DeviceSet struct {
+	sync.Mutex
+	deleted []string
+	devices map[string]int
+}
+
+// CleanupDeletedHeld has an early return before its deferred Unlock: the
+// next call of any method that locks the set hangs.
+func (d *DeviceSet) CleanupDeletedHeld() error {
+	d.Lock()
+	if len(d.deleted) == 0 {
+		return nil // want `return with d.Mutex held, but other paths of CleanupDeletedHeld release it \(locked at leaks.go:23\): the next Lock of it waits forever`
+	}
+	defer d.Unlock()
+	for _, name := range d.deleted {
+		delete(d.devices, name)
+	}
+	d.deleted = nil
+	return nil
+}
+
+// CleanupDeleted is its twin: the release is deferred before the check.
+func (d *DeviceSet) CleanupDeleted() error {
+	d.Lock()
+	defer d.Unlock()
+	if len(d.deleted) == 0 {
+		return nil
+	}
+	for _, name := range d.deleted {
+		delete(d.devices, name)
+	}
+	d.deleted = nil
+	return nil
+}
+
+// Service is a registered backend.
+type Service struct{ Addr string }
+
+// Registry maps names to services.
+type Registry struct {
+	mu       sync.RWMutex
+	services map[string]*Service
+}
+
+// LookupHeld forgets the RUnlock on its error path.
+func (r *Registry) LookupHeld(name string) (*Service, error) {
+	r.mu.RLock()
+	s, ok := r.services[name]
+	if !ok {
+		return nil, fmt.Errorf("no service %q", name) // want `return with r.mu held, but other paths of LookupHeld release it \(locked at leaks.go:60\)`
+	}
+	r.mu.RUnlock()
+	return s, nil
+}
+
+// Lookup is its twin.
+func (r *Registry) Lookup(name string) (*Service, error) {
+	r.mu.RLock()
+	s, ok := r.services[name]
+	r.mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("no service %q", name)
+	}
+	return s, nil
+}
+
+// ErrClosed is returned by a closed queue.
+var ErrClosed = errors.New("queue closed")
+
+// Queue is a job queue that pushes in two steps.
+type Queue struct {
+	mu     sync.Mutex
+	closed bool
+	jobs   []func()
+}
+
+// BeginPush returns nil with q's lock held, or ErrClosed without it: the
+// result tells the caller whether it must finish the push.
+func (q *Queue) BeginPush() error {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+// FinishPush appends the job and releases the lock BeginPush took.
+func (q *Queue) FinishPush(job func()) {
+	q.jobs = append(q.jobs, job)
+	q.mu.Unlock()
+}
+
+// acquireOpen reports whether the queue is open.
+func (q *Queue) acquireOpen() bool {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+// Push uses acquireOpen.
+func (q *Queue) Push(job func()) bool {
+	if !q.acquireOpen() {
+		return false
+	}
+	q.jobs = append(q.jobs, job)
+	q.mu.Unlock()
+	return true
+}
+
+// Store is a key-value store with transactions.
+type Store struct {
+	mu   sync.Mutex
+	data map[string]string
+}
+
+// Tx is a transaction of a Store. It owns the store's lock from beginTx
+// until Close releases it.
+type Tx struct{ s *Store }
+
+// beginTx starts a transaction, or fails on an empty store.
+func (s *Store) beginTx() (*Tx, error) {
+	s.mu.Lock()
+	if s.data == nil {
+		s.mu.Unlock()
+		return nil, errors.New("store not open")
+	}
+	return &Tx{s: s}, nil
+}
+
+// Close ends the transaction.
+func (tx *Tx) Close() { tx.s.mu.Unlock() }
+
+// Ticker fires a callback after a delay unless stopped.
+type Ticker struct {
+	mu      sync.Mutex
+	stopped bool
+	fired   int
+}
+
+// ScheduleHeld's timer callback forgets the Unlock when the ticker was
+// stopped.
+func (t *Ticker) ScheduleHeld(d time.Duration) {
+	time.AfterFunc(d, func() {
+		t.mu.Lock()
+		if t.stopped {
+			return // want `return with t.mu held, but other paths of the func literal in ScheduleHeld release it \(locked at leaks.go:161\)`
+		}
+		t.fired++
+		t.mu.Unlock()
+	})
+}
+
+// Schedule is its twin.
+func (t *Ticker) Schedule(d time.Duration) {
+	time.AfterFunc(d, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.stopped {
+			return
+		}
+		t.fired++
+	})
+}
