@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
+	"github.com/lockaudit/lockaudit/internal/fix"
 	"github.com/lockaudit/lockaudit/internal/report"
 )
 
@@ -332,26 +333,26 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 	var out bytes.Buffer
 	switch {
 	case c.opts.diff || c.opts.fix:
-		fr := applyFixes(findings, fixOptions{
-			write:      !c.opts.diff,
-			modules:    mainModuleDirs(list.good),
-			analysedAt: start,
-			paths:      paths,
+		fr := fix.Apply(findings, fix.Options{
+			Write:      !c.opts.diff,
+			Modules:    mainModuleDirs(list.good),
+			AnalysedAt: start,
+			Paths:      paths,
 		})
-		for _, msg := range fr.notes {
+		for _, msg := range fr.Notes {
 			fmt.Fprintf(stderr, "lockaudit: %s\n", msg)
 		}
-		for _, e := range fr.errors {
+		for _, e := range fr.Errors {
 			rep.Errors = append(rep.Errors, report.PackageError{Message: e})
 		}
 		if c.opts.diff {
-			out.WriteString(fr.diff)
+			out.WriteString(fr.Diff)
 			// Findings without an applicable fix do not appear in a diff.
-			(&report.Report{Findings: fr.unfixed, Paths: paths}).WriteText(stderr)
+			(&report.Report{Findings: fr.Unfixed, Paths: paths}).WriteText(stderr)
 		} else {
-			rep.Findings = fr.unfixed
+			rep.Findings = fr.Unfixed
 			if c.opts.writeBaseline == "" {
-				failing = len(fr.unfixed)
+				failing = len(fr.Unfixed)
 			}
 			if err := rep.Write(&out, c.opts.format); err != nil {
 				return 0, err

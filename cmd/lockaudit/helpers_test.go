@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockaudit/lockaudit/internal/fix/fixtest"
 	"github.com/lockaudit/lockaudit/internal/report"
 	"github.com/lockaudit/lockaudit/internal/report/sariftest"
 )
@@ -21,6 +22,9 @@ var (
 	listOpt          = sariftest.ListOpt
 	str              = sariftest.Str
 )
+
+// applyUnified applies -diff's output to a file, strictly.
+var applyUnified = fixtest.ApplyUnified
 
 // jsonFix is a fix as the JSON report writes it.
 type jsonFix struct {

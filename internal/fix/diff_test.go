@@ -1,12 +1,12 @@
-package main
+package fix
 
 import (
 	"fmt"
 	"math/rand"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/fix/fixtest"
 )
 
 func TestUnifiedDiffGolden(t *testing.T) {
@@ -49,78 +49,6 @@ func TestUnifiedDiffNoNewlineAndEmpty(t *testing.T) {
 	if want := "--- a\n+++ b\n@@ -1 +0,0 @@\n-x\n"; got != want {
 		t.Errorf("to empty: got %q, want %q", got, want)
 	}
-}
-
-var hunkRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$`)
-
-// applyUnified applies a unified diff to a, checking every context and
-// deleted line and every hunk count, and returns the result.
-func applyUnified(t *testing.T, a, diff string) string {
-	t.Helper()
-	src := splitLines(a)
-	lines := strings.SplitAfter(diff, "\n")
-	if len(lines) < 2 || !strings.HasPrefix(lines[0], "--- ") || !strings.HasPrefix(lines[1], "+++ ") {
-		t.Fatalf("bad header in %q", diff)
-	}
-	var out []string
-	pos := 0 // next line of src to copy
-	atoi := func(s string, def int) int {
-		if s == "" {
-			return def
-		}
-		n, _ := strconv.Atoi(s)
-		return n
-	}
-	for i := 2; i < len(lines) && lines[i] != ""; {
-		m := hunkRE.FindStringSubmatch(strings.TrimSuffix(lines[i], "\n"))
-		if m == nil {
-			t.Fatalf("bad hunk header %q in\n%s", lines[i], diff)
-		}
-		aStart, aCount := atoi(m[1], 0), atoi(m[2], 1)
-		bCount := atoi(m[4], 1)
-		first := aStart - 1
-		if aCount == 0 {
-			first = aStart
-		}
-		if first < pos {
-			t.Fatalf("hunks overlap or go backwards in\n%s", diff)
-		}
-		out = append(out, src[pos:first]...)
-		pos = first
-		i++
-		gotA, gotB := 0, 0
-		for i < len(lines) && lines[i] != "" && !strings.HasPrefix(lines[i], "@@") {
-			l := lines[i]
-			i++
-			text := l[1:]
-			if i < len(lines) && strings.HasPrefix(lines[i], `\ No newline`) {
-				text = strings.TrimSuffix(text, "\n")
-				i++
-			}
-			switch l[0] {
-			case ' ', '-':
-				if pos >= len(src) || src[pos] != text {
-					t.Fatalf("line %d: diff has %q, source has %q", pos+1, text, src[min(pos, len(src)-1)])
-				}
-				pos++
-				gotA++
-				if l[0] == ' ' {
-					out = append(out, text)
-					gotB++
-				}
-			case '+':
-				out = append(out, text)
-				gotB++
-			default:
-				t.Fatalf("bad diff line %q", l)
-			}
-		}
-		if gotA != aCount || gotB != bCount {
-			t.Fatalf("hunk %s counts %d,%d lines, header says %d,%d", m[0], gotA, gotB, aCount, bCount)
-		}
-	}
-	out = append(out, src[pos:]...)
-	return strings.Join(out, "")
 }
 
 // lcs returns the length of the longest common subsequence of two line lists.
@@ -173,7 +101,7 @@ func TestUnifiedDiffRandom(t *testing.T) {
 			}
 			continue
 		}
-		if got := applyUnified(t, a, diff); got != b {
+		if got := fixtest.ApplyUnified(t, a, diff); got != b {
 			t.Fatalf("applying the diff of\n%q\nto\n%q\ngave\n%q\ndiff:\n%s", a, b, got, diff)
 		}
 		ops := diffLines(splitLines(a), splitLines(b))

@@ -1,4 +1,4 @@
-package main
+package fix
 
 import (
 	"os"
@@ -18,6 +18,16 @@ func F() {
 	c()
 }
 `
+
+// writeFile writes content to dir/name and returns the absolute name.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	abs := filepath.Join(dir, name)
+	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
 
 // edit returns an edit replacing the first occurrence of old in the file.
 func edit(t *testing.T, abs, content, old, new string) report.Edit {
@@ -47,27 +57,27 @@ func TestApplyFixes(t *testing.T) {
 		findingWithFix("p.go", 6, edit(t, abs, fixSrc, "a()", "A()"), edit(t, abs, fixSrc, "c()", "C()")),
 		{Rule: "heldcall", File: "p.go", Line: 5}, // no fix
 	}
-	opts := fixOptions{modules: []string{dir}, analysedAt: time.Now().Add(time.Second), paths: &report.Paths{Cwd: dir, Root: dir}}
+	opts := Options{Modules: []string{dir}, AnalysedAt: time.Now().Add(time.Second), Paths: &report.Paths{Cwd: dir, Root: dir}}
 
 	// -diff: nothing written.
-	res := applyFixes(findings, opts)
+	res := Apply(findings, opts)
 	wantDiff := "--- a/p.go\n+++ b/p.go\n@@ -1,7 +1,7 @@\n package p\n \n func F() {\n-\ta()\n+\tA()\n \tb()\n-\tc()\n+\tC()\n }\n"
-	if res.diff != wantDiff {
-		t.Errorf("diff:\n%s\nwant:\n%s", res.diff, wantDiff)
+	if res.Diff != wantDiff {
+		t.Errorf("diff:\n%s\nwant:\n%s", res.Diff, wantDiff)
 	}
 	if data, _ := os.ReadFile(abs); string(data) != fixSrc {
 		t.Errorf("-diff wrote the file")
 	}
-	if len(res.unfixed) != 2 || res.unfixed[0].Line != 4 || res.unfixed[1].Line != 5 {
-		t.Errorf("unfixed = %+v", res.unfixed)
+	if len(res.Unfixed) != 2 || res.Unfixed[0].Line != 4 || res.Unfixed[1].Line != 5 {
+		t.Errorf("unfixed = %+v", res.Unfixed)
 	}
-	if strings.Join(res.notes, "|") != "skipped 1 fix in conflict with another fix (rerun to apply it)" {
-		t.Errorf("notes = %q", res.notes)
+	if strings.Join(res.Notes, "|") != "skipped 1 fix in conflict with another fix (rerun to apply it)" {
+		t.Errorf("notes = %q", res.Notes)
 	}
 
 	// -fix: written atomically, permissions kept.
-	opts.write = true
-	res = applyFixes(findings, opts)
+	opts.Write = true
+	res = Apply(findings, opts)
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +88,8 @@ func TestApplyFixes(t *testing.T) {
 	if fi, _ := os.Stat(abs); fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode = %v, want 0640", fi.Mode().Perm())
 	}
-	if res.diff != "" || len(res.errors) != 0 || !strings.Contains(strings.Join(res.notes, "|"), "applied 2 fixes to 1 file") {
-		t.Errorf("diff %q, errors %q, notes %q", res.diff, res.errors, res.notes)
+	if res.Diff != "" || len(res.Errors) != 0 || !strings.Contains(strings.Join(res.Notes, "|"), "applied 2 fixes to 1 file") {
+		t.Errorf("diff %q, errors %q, notes %q", res.Diff, res.Errors, res.Notes)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
@@ -104,9 +114,9 @@ func TestApplyFixesLeavesFilesAlone(t *testing.T) {
 		findingWithFix("recent.go", 4, edit(t, recent, fixSrc, "a()", "A()")),
 		findingWithFix("recent.go", 4, report.Edit{Abs: genAbs, Start: 5, End: 1}),
 	}
-	res := applyFixes(findings, fixOptions{write: true, modules: []string{dir}, analysedAt: now, paths: &report.Paths{Cwd: dir, Root: dir}})
-	if len(res.unfixed) != len(findings) {
-		t.Errorf("%d of %d findings unfixed", len(res.unfixed), len(findings))
+	res := Apply(findings, Options{Write: true, Modules: []string{dir}, AnalysedAt: now, Paths: &report.Paths{Cwd: dir, Root: dir}})
+	if len(res.Unfixed) != len(findings) {
+		t.Errorf("%d of %d findings unfixed", len(res.Unfixed), len(findings))
 	}
 	for _, name := range []string{genAbs, outAbs, recent} {
 		data, _ := os.ReadFile(name)
@@ -114,7 +124,7 @@ func TestApplyFixesLeavesFilesAlone(t *testing.T) {
 			t.Errorf("%s was edited", name)
 		}
 	}
-	notes := strings.Join(res.notes, "|")
+	notes := strings.Join(res.Notes, "|")
 	for _, want := range []string{"in a generated file", "outside the main module", "modified during the analysis"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes %q do not mention %q", notes, want)

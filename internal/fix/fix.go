@@ -1,6 +1,8 @@
-package main
+// Package fix applies the suggested fixes of findings to their files, or
+// shows them as a unified diff.
+package fix
 
-// Applying suggested fixes (-fix) and showing them (-diff).
+// Applying suggested fixes (check -fix) and showing them (check -diff).
 //
 // Decision, by experiment with Go 1.26.8: the go command can apply fixes
 // itself ("go vet -vettool=lockaudit -fix [-diff]" and "go fix
@@ -28,6 +30,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -36,20 +39,20 @@ import (
 	"github.com/lockaudit/lockaudit/internal/report"
 )
 
-// fixOptions controls applyFixes.
-type fixOptions struct {
-	write      bool      // write the files (-fix); otherwise only diff them (-diff)
-	modules    []string  // main module directories; other files are not edited
-	analysedAt time.Time // files modified after this are not edited
-	paths      *report.Paths
+// Options controls Apply.
+type Options struct {
+	Write      bool          // write the files (-fix); otherwise only diff them (-diff)
+	Modules    []string      // main module directories; other files are not edited
+	AnalysedAt time.Time     // files modified after this are not edited
+	Paths      *report.Paths // how file names are shown in messages and diffs
 }
 
-// fixResult is the outcome of applyFixes.
-type fixResult struct {
-	unfixed []report.Finding // findings whose fix was not applied, or that have none
-	diff    string           // unified diff of all changes
-	notes   []string         // what was done or skipped, for stderr
-	errors  []string         // files that could not be written
+// Result is the outcome of Apply.
+type Result struct {
+	Unfixed []report.Finding // findings whose fix was not applied, or that have none
+	Diff    string           // unified diff of all changes
+	Notes   []string         // what was done or skipped, for stderr
+	Errors  []string         // files that could not be written
 }
 
 // fileEdits is the accepted edits of one file.
@@ -59,10 +62,10 @@ type fileEdits struct {
 	edits   []report.Edit
 }
 
-// applyFixes applies (or, without opts.write, only diffs) the first fix of
-// each finding.
-func applyFixes(findings []report.Finding, opts fixOptions) fixResult {
-	var res fixResult
+// Apply applies (or, without opts.Write, only diffs) the first fix of each
+// finding.
+func Apply(findings []report.Finding, opts Options) Result {
+	var res Result
 	files := make(map[string]*fileEdits)
 	unusable := make(map[string]string) // file -> reason it is not edited
 	skipped := make(map[string]int)     // reason -> count
@@ -77,11 +80,11 @@ func applyFixes(findings []report.Finding, opts fixOptions) fixResult {
 		}
 		reason := ""
 		var content []byte
-		if !slices.ContainsFunc(opts.modules, func(dir string) bool { _, ok := report.Within(dir, abs); return ok }) {
+		if !slices.ContainsFunc(opts.Modules, func(dir string) bool { _, ok := report.Within(dir, abs); return ok }) {
 			reason = "outside the main module"
 		} else if fi, err := os.Stat(abs); err != nil {
 			reason = "unreadable"
-		} else if fi.ModTime().After(opts.analysedAt) {
+		} else if fi.ModTime().After(opts.AnalysedAt) {
 			reason = "modified during the analysis"
 		} else if content, err = os.ReadFile(abs); err != nil {
 			reason = "unreadable"
@@ -100,7 +103,7 @@ func applyFixes(findings []report.Finding, opts fixOptions) fixResult {
 next:
 	for _, f := range findings {
 		if len(f.Fixes) == 0 {
-			res.unfixed = append(res.unfixed, f)
+			res.Unfixed = append(res.Unfixed, f)
 			continue
 		}
 		fix := f.Fixes[0]
@@ -122,7 +125,7 @@ next:
 			}
 			if reason != "" {
 				skipped[reason]++
-				res.unfixed = append(res.unfixed, f)
+				res.Unfixed = append(res.Unfixed, f)
 				continue next
 			}
 			if !slices.ContainsFunc(fe.edits, func(a report.Edit) bool { return sameEdit(e, a) }) {
@@ -137,7 +140,7 @@ next:
 
 	var diff bytes.Buffer
 	written := 0
-	for _, abs := range sortedKeysOf(files) {
+	for _, abs := range slices.Sorted(maps.Keys(files)) {
 		fe := files[abs]
 		if len(fe.edits) == 0 {
 			continue
@@ -148,14 +151,14 @@ next:
 				updated = formatted
 			}
 		}
-		if opts.write {
+		if opts.Write {
 			if err := report.WriteFileAtomic(abs, updated, 0); err != nil {
-				res.errors = append(res.errors, fmt.Sprintf("writing fix to %s: %v", opts.paths.Display(abs), err))
+				res.Errors = append(res.Errors, fmt.Sprintf("writing fix to %s: %v", opts.Paths.Display(abs), err))
 				continue
 			}
 			written++
 		} else {
-			name := opts.paths.Display(abs)
+			name := opts.Paths.Display(abs)
 			oldName, newName := "a/"+name, "b/"+name
 			if name == abs {
 				oldName, newName = abs, abs
@@ -163,13 +166,13 @@ next:
 			diff.WriteString(unifiedDiff(oldName, newName, fe.content, updated))
 		}
 	}
-	res.diff = diff.String()
-	if opts.write && applied > 0 {
-		res.notes = append(res.notes, fmt.Sprintf("applied %d %s to %d %s", applied, plural(applied, "fix", "fixes"), written, plural(written, "file", "files")))
+	res.Diff = diff.String()
+	if opts.Write && applied > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("applied %d %s to %d %s", applied, plural(applied, "fix", "fixes"), written, plural(written, "file", "files")))
 	}
-	for _, reason := range sortedKeysOf(skipped) {
+	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
 		n := skipped[reason]
-		res.notes = append(res.notes, fmt.Sprintf("skipped %d %s %s", n, plural(n, "fix", "fixes"), reason))
+		res.Notes = append(res.Notes, fmt.Sprintf("skipped %d %s %s", n, plural(n, "fix", "fixes"), reason))
 	}
 	return res
 }
