@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -85,10 +84,11 @@ type testPackage struct {
 // patterns and runs it with mutex and block profiling, adding the profiles
 // to c. Builds run GOMAXPROCS at a time, test binaries opts.Parallel at a
 // time; each runs from its package directory, in its own process group.
-// A package that does not load or build, has no test files, or whose tests
-// fail becomes an error of c (the profiles of a failed run are kept: they
-// are what could be analysed); so does one whose binary outlives -timeout,
-// which records nothing.
+// A package that does not load or build, or whose tests fail, becomes an
+// error of c (the profiles of a failed run are kept: they are what could be
+// analysed); so does one that outlives its -timeout budget, whose finished
+// invocations are kept (runBinary). A package without test files is
+// skipped, as go test skips it.
 //
 // When ctx is done, the running binaries are stopped and CollectTests
 // returns with the packages that finished in c, and an error of c for each
@@ -113,10 +113,13 @@ func CollectTests(ctx context.Context, c *Collection, opts TestOptions) error {
 	var runnable []*testPackage
 	for _, p := range pkgs {
 		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
-			c.addError(p.ImportPath, "no test files: nothing to profile")
+			pr.event(PackageEvent{Package: p.ImportPath, Status: StatusNoTestFiles})
 			continue
 		}
 		runnable = append(runnable, p)
+	}
+	if len(runnable) == 0 && len(pkgs) > 0 {
+		c.addError("", "no package matched has test files: nothing to profile")
 	}
 
 	r := &testRunner{
@@ -129,7 +132,7 @@ func CollectTests(ctx context.Context, c *Collection, opts TestOptions) error {
 	for i, p := range runnable {
 		wg.Go(func() {
 			ev := r.profile(p, filepath.Join(tmp, binaryName(i, p.ImportPath)))
-			if ev.Status != StatusOK {
+			if ev.Status != StatusOK && ev.Status != StatusNoTests {
 				c.addError(ev.Package, "%s", ev.Message)
 			}
 			pr.event(ev)
@@ -302,99 +305,6 @@ func buildErrorSummary(out string, err error) string {
 		return err.Error()
 	}
 	return strings.Join(lines, "; ")
-}
-
-// runTestBinary runs one test binary with profiling, adds its profiles to
-// c and says how it ended. An error reading a passing binary's profiles is
-// added to c here; the caller adds the event's message for other statuses.
-func runTestBinary(ctx context.Context, c *Collection, opts TestOptions, p *testPackage, bin string) PackageEvent {
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = defaultTestTimeout
-	}
-	mutexFile, blockFile, cpuFile := bin+".mutex.pb.gz", bin+".block.pb.gz", bin+".cpu.pb.gz"
-	args := []string{
-		"-test.cpuprofile=" + cpuFile, // what lock holders do while they hold (holding.go)
-		"-test.timeout=" + timeout.String(),
-		"-test.count=" + strconv.Itoa(max(opts.Count, 1)),
-		"-test.mutexprofile=" + mutexFile,
-		"-test.blockprofile=" + blockFile,
-		"-test.mutexprofilefraction=" + strconv.Itoa(orDefault(opts.MutexFraction, DefaultMutexFraction)),
-		"-test.blockprofilerate=" + strconv.Itoa(orDefault(opts.BlockRate, DefaultBlockRate)),
-	}
-	traceFile := bin + ".trace"
-	if opts.Trace {
-		args = append(args, "-test.trace="+traceFile)
-	}
-	if opts.Run != "" {
-		args = append(args, "-test.run="+opts.Run)
-	}
-	if opts.Bench != "" {
-		args = append(args, "-test.bench="+opts.Bench)
-	}
-	if opts.Benchtime != "" {
-		args = append(args, "-test.benchtime="+opts.Benchtime)
-	}
-	runCtx, cancel := context.WithTimeout(ctx, timeout+killGrace)
-	defer cancel()
-	out := &headBuffer{max: 1 << 20}
-	cmd := procgroup.Command(runCtx, bin, args...)
-	cmd.Dir = p.Dir
-	cmd.Stdout, cmd.Stderr = out, out
-	start := time.Now()
-	err := procgroup.Run(runCtx, cmd)
-	ev := PackageEvent{Package: p.ImportPath, Status: StatusOK, Elapsed: time.Since(start)}
-	switch {
-	case ctx.Err() != nil:
-		ev.Status = StatusInterrupted // killed midway: its profiles were never written
-		return ev
-	case runCtx.Err() != nil:
-		ev.Status = StatusTimedOut
-		ev.Message = fmt.Sprintf("not finished: test binary killed, still running %v after its -timeout %v", killGrace, timeout)
-		return ev
-	case err != nil && timedOut(out.String()):
-		ev.Status = StatusTimedOut
-		ev.Message = fmt.Sprintf("not finished: timed out after %v (-timeout applies to each test binary)", timeout)
-		return ev
-	case err != nil:
-		ev.Status = StatusFailed
-		ev.Message = testFailureSummary(out.String(), err)
-	}
-	c.addBenchResults(parseBenchResults(p.ImportPath, out.String()))
-	got := false
-	for _, f := range []struct {
-		kind  Kind
-		name  string
-		delay *time.Duration
-	}{{Mutex, mutexFile, &ev.Mutex}, {Block, blockFile, &ev.Block}, {CPU, cpuFile, nil}} {
-		prof, rerr := readProfileFile(f.name, Limits{})
-		if rerr != nil {
-			if err == nil { // a passing binary must have written both
-				c.addError(p.ImportPath, "reading its %s profile: %v", f.kind, rerr)
-			}
-			continue
-		}
-		c.add(f.kind, prof)
-		if f.delay != nil {
-			*f.delay = contentionDelay(prof)
-		}
-		got = true
-	}
-	if opts.Trace {
-		set, capped, terr := readTraceFile(traceFile, opts.Limits)
-		switch {
-		case terr == nil:
-			c.addWaits(p.ImportPath, set, capped)
-			got = true
-		case err == nil || !errors.Is(terr, os.ErrNotExist):
-			c.addError(p.ImportPath, "reading its execution trace: %v", terr)
-		}
-		os.Remove(traceFile) // it can be large: do not keep it until the end
-	}
-	if got {
-		c.addSource(p.ImportPath)
-	}
-	return ev
 }
 
 // timedOut reports whether a test binary's output is the testing

@@ -86,10 +86,10 @@ func TestCollectTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A package without test files is skipped, as go test skips it.
 	want := map[string]string{
-		"example.com/m/b/util":  "tests failed: TestG",
-		"example.com/m/notests": "no test files",
-		"./nosuchdir/...":       "no such file or directory",
+		"example.com/m/b/util": "tests failed: TestG",
+		"./nosuchdir/...":      "no such file or directory",
 	}
 	errs := c.Errors()
 	if len(errs) != len(want) {
@@ -115,14 +115,13 @@ func TestCollectTests(t *testing.T) {
 	if len(progress) == 0 {
 		t.Error("no progress reported")
 	}
-	// One final event per package that was built; the packages go list
-	// or the test-file check rejected have none.
-	wantStatus := map[string]PackageStatus{"example.com/m/hot": StatusOK, "example.com/m/a/util": StatusOK, "example.com/m/b/util": StatusFailed}
+	// One final event per package go list found.
+	wantStatus := map[string]PackageStatus{"example.com/m/hot": StatusOK, "example.com/m/a/util": StatusOK, "example.com/m/b/util": StatusFailed, "example.com/m/notests": StatusNoTestFiles}
 	if len(events) != len(wantStatus) {
 		t.Errorf("events = %+v, want one for each of %v", events, wantStatus)
 	}
 	for pkg, status := range wantStatus {
-		if ev := events[pkg]; ev.Status != status || ev.Elapsed <= 0 {
+		if ev := events[pkg]; ev.Status != status || ev.Elapsed <= 0 && status != StatusNoTestFiles {
 			t.Errorf("event of %s = %+v, want status %s and a wall time", pkg, ev, status)
 		}
 	}
@@ -161,3 +160,105 @@ func TestTestFailureSummary(t *testing.T) {
 type errExit3 struct{}
 
 func (errExit3) Error() string { return "exit status 3" }
+
+// writeModule writes files into a new module directory.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestCollectTestsBenchmarkBudget: benchmarks are not bounded by the
+// testing package's -timeout, so each runs on its own within the
+// package's budget: the one that finished is kept when the next one
+// outlives the budget.
+func TestCollectTestsBenchmarkBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"queue/queue_test.go": `package queue
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func BenchmarkAContended(b *testing.B) {
+	var mu sync.Mutex
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			mu.Lock()
+			mu.Unlock()
+		}
+	})
+}
+
+func BenchmarkBSetupNeverEnds(b *testing.B) {
+	time.Sleep(time.Hour)
+}
+`,
+		"early/early_test.go": `package early
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) { os.Exit(0) } // needs root, say: runs nothing
+
+func TestNeedsRoot(t *testing.T) {}
+`,
+	})
+	c := NewCollection()
+	events := map[string]PackageEvent{}
+	err := CollectTests(context.Background(), c, TestOptions{
+		Dir: dir, Patterns: []string{"./..."}, Run: "^$", Bench: ".", Benchtime: "100x", Timeout: 3 * time.Second,
+		OnPackage: func(ev PackageEvent) { events[ev.Package] = ev },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := events["example.com/m/queue"]
+	want := "partly profiled: BenchmarkBSetupNeverEnds timed out after the package's -timeout 3s"
+	if q.Status != StatusTimedOut || q.Message != want {
+		t.Errorf("queue: %s %q, want timeout %q", q.Status, q.Message, want)
+	}
+	if got := strings.Join(c.Sources(), " "); got != "example.com/m/queue" {
+		t.Errorf("sources = %q, want the queue package's finished benchmark", got)
+	}
+	if c.Count(Mutex) != 1 {
+		t.Errorf("%d mutex profiles, want the finished benchmark's", c.Count(Mutex))
+	}
+	if e := events["example.com/m/early"]; e.Status != StatusNoTests {
+		t.Errorf("early: %+v, want no tests", e)
+	}
+	errs := c.Errors()
+	if len(errs) != 1 || errs[0].Source != "example.com/m/queue" || errs[0].Message != want {
+		t.Errorf("errors = %+v, want only the queue's timeout (a binary that runs no test is not an error)", errs)
+	}
+}
+
+func TestSplitBench(t *testing.T) {
+	for in, want := range map[string][2]string{
+		".":                         {".", ""},
+		"Load/design=rwmutex":       {"Load", "design=rwmutex"},
+		"Load/design=(a|b/c)/g=16$": {"Load", "design=(a|b/c)/g=16$"},
+		"[/]x/y":                    {"[/]x", "y"},
+	} {
+		if top, rest := splitBench(in); top != want[0] || rest != want[1] {
+			t.Errorf("splitBench(%q) = %q, %q; want %q, %q", in, top, rest, want[0], want[1])
+		}
+	}
+}

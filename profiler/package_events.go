@@ -17,8 +17,10 @@ const (
 	StatusOK          PackageStatus = "ok"       // tests passed, profiles recorded
 	StatusFailed      PackageStatus = "FAIL"     // tests failed; the profiles they wrote are kept
 	StatusBuildFailed PackageStatus = "build failed"
-	StatusTimedOut    PackageStatus = "timeout"     // the test binary exceeded -timeout: nothing recorded
+	StatusTimedOut    PackageStatus = "timeout"     // the package exceeded its -timeout budget: what finished is kept
 	StatusInterrupted PackageStatus = "interrupted" // stopped (or never started) by the interrupt
+	StatusNoTestFiles PackageStatus = "no test files"
+	StatusNoTests     PackageStatus = "no tests" // the binary passed but wrote no profile (a TestMain that exits early)
 )
 
 // Finished reports whether the package's profiles made it into the

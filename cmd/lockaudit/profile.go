@@ -53,7 +53,7 @@ func newProfileFlags(opts *profileOptions) *flag.FlagSet {
 	fs.StringVar(&opts.bench, "bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
 	fs.StringVar(&opts.benchtime, "benchtime", "1s", "benchmark `duration` or NUMx iterations (go test -benchtime)")
 	fs.IntVar(&opts.count, "count", 1, "run each test and benchmark `n` times")
-	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "panic a test binary after `duration` (go test -timeout)")
+	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "give each package `duration` to run its tests and benchmarks (its budget)")
 	fs.IntVar(&opts.parallel, "p", 1, "run `n` test binaries at once (builds always run in parallel)")
 	fs.Var(&opts.urls, "url", "pull mutex, block and fgprof profiles from the service at `URL` (repeatable)")
 	fs.IntVar(&opts.seconds, "seconds", 10, "profiling window for -url, in `seconds`")
@@ -91,11 +91,13 @@ the first frame outside sync, runtime, internal and the test harness.
 
 Exit status: 0 done, 1 a gate (-fail-over, -baseline) failed, 2 something
 could not be profiled (a package that does not build, a failing test, a
-package without tests, an unreachable URL, a bad file); the report still
-contains everything that could be. Each package's line (ok or FAIL, wall
-time, delays) goes to stderr as it ends. -timeout applies to each test
-binary. Interrupted (SIGINT, SIGTERM), it stops the test binaries, reports
-the packages that finished, names the others and exits 2.
+package that outlives its -timeout budget, an unreachable URL, a bad file);
+the report still contains everything that could be. Packages without test
+files are skipped. Each package's line (ok, FAIL or ?, wall time, delays)
+goes to stderr as it ends. Benchmarks run one per invocation, so those
+that finish within the budget are kept. Interrupted (SIGINT, SIGTERM), it
+stops the test binaries, reports the packages that finished, names the
+others and exits 2.
 
 Flags:
 `

@@ -204,7 +204,7 @@ func TestProfileTimeoutBesideFinished(t *testing.T) {
 	if len(rep.Packages) != 1 || rep.Packages[0] != "example.com/m/counter" {
 		t.Errorf("packages %v, want the counter package", rep.Packages)
 	}
-	want := "not finished: timed out after 3s (-timeout applies to each test binary)"
+	want := "not finished: tests timed out after the package's -timeout 3s"
 	if len(rep.Errors) != 1 || rep.Errors[0].Package != "example.com/m/soak" || rep.Errors[0].Message != want {
 		t.Errorf("errors %+v, want the soak package timed out", rep.Errors)
 	}

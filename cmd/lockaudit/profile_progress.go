@@ -27,15 +27,14 @@ func newPackageLog(w io.Writer) *packageLog { return &packageLog{w: w} }
 // print writes ev's line. CollectTests serialises its calls; the log's own
 // lock guards only its counts.
 func (l *packageLog) print(ev profiler.PackageEvent) {
-	if ev.Status != profiler.StatusBuilding {
-		l.mu.Lock()
-		if ev.Status.Finished() {
-			l.finished++
-		} else if ev.Status != profiler.StatusBuildFailed {
-			l.unfinished = append(l.unfinished, ev.Package)
-		}
-		l.mu.Unlock()
+	l.mu.Lock()
+	switch {
+	case ev.Status.Finished():
+		l.finished++
+	case ev.Status == profiler.StatusTimedOut || ev.Status == profiler.StatusInterrupted:
+		l.unfinished = append(l.unfinished, ev.Package)
 	}
+	l.mu.Unlock()
 	if line := packageLine(ev); line != "" {
 		// Best effort, like any progress: a failed write is not an error
 		// of the run.
@@ -72,8 +71,14 @@ func packageLine(ev profiler.PackageEvent) string {
 		return "FAIL\t" + ev.Package + "\t" + elapsed + "\t(" + ev.Message + ")"
 	case profiler.StatusBuildFailed:
 		return "FAIL\t" + ev.Package + " [build failed]"
+	case profiler.StatusInterrupted:
+		return "FAIL\t" + ev.Package + " [not finished: interrupted]"
+	case profiler.StatusNoTestFiles:
+		return "?   \t" + ev.Package + "\t[no test files]"
+	case profiler.StatusNoTests:
+		return "?   \t" + ev.Package + "\t[" + ev.Message + "]"
 	}
-	return "" // interrupted: the summary names them
+	return ""
 }
 
 // roundDelay keeps three significant digits of a delay.
