@@ -27,6 +27,7 @@ func stack(s *profile.Sample) []frame {
 			if f.fn == "" {
 				f.fn = "?"
 			}
+			f.fn = stripTypeArgs(f.fn)
 			frames = append(frames, f)
 		}
 	}
@@ -113,14 +114,33 @@ var typeArgsRE = regexp.MustCompile(`\[[^\[\]]*\]`)
 // and type arguments removed: "example.com/p.(*T).m" for
 // "example.com/p.(*T[...]).m.func1".
 func declName(fn string) string {
+	return closureSuffixRE.ReplaceAllString(stripTypeArgs(fn), "")
+}
+
+// stripTypeArgs removes a generic function's type arguments, so that its
+// instantiations ((*lockedMap[go.shape.int]).Set and
+// (*lockedMap[go.shape.string]).Set) are one function, as in the source.
+func stripTypeArgs(fn string) string {
 	for {
 		s := typeArgsRE.ReplaceAllString(fn, "")
 		if s == fn {
-			break
+			return fn
 		}
 		fn = s
 	}
-	return closureSuffixRE.ReplaceAllString(fn, "")
+}
+
+// runtimeInternal reports whether a mutex-profile stack is contention on
+// one of the runtime's own locks (the scheduler's, the heap's, a
+// channel's), which Go reports in the mutex profile since 1.22: no sync
+// frame is on it. User code cannot act on those.
+func runtimeInternal(frames []frame) bool {
+	for _, f := range frames {
+		if pkg := packageOf(f.fn); pkg == "sync" || pkg == "internal/sync" {
+			return false
+		}
+	}
+	return true
 }
 
 // shortName drops the package path but its last element:

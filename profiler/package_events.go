@@ -44,9 +44,10 @@ type PackageEvent struct {
 // defaultSlowBuild is when a build is reported as slow.
 const defaultSlowBuild = 5 * time.Second
 
-// contentionDelay returns the delay a contention profile recorded outside
-// the test harness, the quantity the report ranks.
-func contentionDelay(p *profile.Profile) time.Duration {
+// contentionDelay returns the delay a contention profile of kind recorded
+// outside the test harness (and, for mutex, outside the runtime's own
+// locks), the quantity the report ranks.
+func contentionDelay(kind Kind, p *profile.Profile) time.Duration {
 	if p == nil || !isContention(p) {
 		return 0
 	}
@@ -55,7 +56,8 @@ func contentionDelay(p *profile.Profile) time.Duration {
 		if len(s.Value) < 2 || s.Value[1] <= 0 {
 			continue
 		}
-		if _, ok := hotspotFrame(stack(s)); ok {
+		frames := stack(s)
+		if _, ok := hotspotFrame(frames); ok && (kind != Mutex || !runtimeInternal(frames)) {
 			total += s.Value[1]
 		}
 	}

@@ -80,6 +80,9 @@ func rank(kind Kind, p *profile.Profile, paths pathFunc) (hs []*Hotspot, totalDe
 		}
 		cont, delay := s.Value[0], s.Value[1]
 		frames := stack(s)
+		if kind == Mutex && runtimeInternal(frames) {
+			continue // the runtime's own locks: not the user's to fix
+		}
 		i, ok := hotspotFrame(frames)
 		if !ok {
 			continue

@@ -317,3 +317,26 @@ func TestUnits(t *testing.T) {
 		t.Errorf("count = %q", got)
 	}
 }
+
+// TestRankLeavesOutRuntimeLocksAndMergesInstantiations: contention on the
+// runtime's own locks (no sync frame) is not ranked, and the
+// instantiations of a generic function are one hotspot.
+func TestRankLeavesOutRuntimeLocksAndMergesInstantiations(t *testing.T) {
+	const pkg = "example.com/store"
+	p := contentionProfile(
+		fakeStack{[]string{"runtime.unlock /go/src/runtime/lock_spinbit.go:1", "runtime.mcall /go/src/runtime/asm_amd64.s:496"}, 5, 9e9},
+		fakeStack{[]string{"runtime.unlock /go/src/runtime/lock_spinbit.go:1", "runtime.closechan /go/src/runtime/chan.go:1", pkg + ".Bench /src/store/x_test.go:9"}, 1, 8e9},
+		fakeStack{[]string{"sync.(*RWMutex).Unlock /go/src/sync/rwmutex.go:1", pkg + ".(*lockedMap[go.shape.int]).Set /src/store/store.go:40"}, 2, 2e6},
+		fakeStack{[]string{"sync.(*RWMutex).Unlock /go/src/sync/rwmutex.go:1", pkg + ".(*lockedMap[go.shape.string]).Set /src/store/store.go:40"}, 3, 3e6},
+	)
+	hs, total, cont := rank(Mutex, p, func(s string) string { return s })
+	if total != 5e6 || cont != 5 {
+		t.Errorf("totals %d ns, %d contentions; want the runtime's locks left out", total, cont)
+	}
+	if len(hs) != 1 || hs[0].Function != pkg+".(*lockedMap).Set" || hs[0].DelayNS != 5e6 {
+		t.Fatalf("hotspots = %+v, want one (*lockedMap).Set", hs)
+	}
+	if got := contentionDelay(Mutex, p); got != 5e6 {
+		t.Errorf("contentionDelay = %v, want the ranked total", got)
+	}
+}

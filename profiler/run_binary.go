@@ -214,7 +214,7 @@ func runInvocation(ctx context.Context, c *Collection, opts TestOptions, p *test
 		}
 		c.add(f.kind, prof)
 		if f.delay != nil {
-			*f.delay += contentionDelay(prof)
+			*f.delay += contentionDelay(f.kind, prof)
 		}
 		r.profiles = true
 	}

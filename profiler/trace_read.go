@@ -193,7 +193,7 @@ type stackSite struct {
 func siteOf(stk xtrace.Stack) *stackSite {
 	var frames []frame
 	for f := range stk.Frames() {
-		frames = append(frames, frame{fn: f.Func, file: f.File, line: int(f.Line)})
+		frames = append(frames, frame{fn: stripTypeArgs(f.Func), file: f.File, line: int(f.Line)})
 	}
 	i, ok := hotspotFrame(frames)
 	if !ok || classifyFrame(frames[i]) != userFrame {
