@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
+	"github.com/lockaudit/lockaudit/internal/driver"
 	"github.com/lockaudit/lockaudit/internal/fix"
 	"github.com/lockaudit/lockaudit/internal/report"
 )
@@ -180,7 +181,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	code, err := c.run(ctx, stdout, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
-			err = errInterrupted
+			err = driver.ErrInterrupted
 		}
 		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
 		return exitError
@@ -190,43 +191,38 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 // A checker is one validated run of check.
 type checker struct {
-	opts      *checkOptions
-	patterns  []string
-	analyzers []*analysis.Analyzer
-	sel       *selection
-	vetFlags  []string // analyzer flags for the vet tool
-	build     []string // build flags for go list and go vet
-	baseline  map[string]bool
+	opts     *checkOptions
+	patterns []string
+	cfg      driver.Config // all but Dir and Tool, which run fills in
+	baseline map[string]bool
 }
 
 // newChecker validates the options; every error is a usage error.
 func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
-	c := &checker{opts: opts, patterns: patterns, analyzers: analyzers()}
+	c := &checker{opts: opts, patterns: patterns}
+	c.cfg = driver.Config{
+		Analyzers:     analyzers(),
+		Severity:      opts.severity,
+		Tests:         opts.tests,
+		AnalyzerTests: opts.heldcallTests,
+		Tags:          opts.tags,
+	}
 	if err := validateCommon(patterns, opts.format, "text", "json", "sarif"); err != nil {
 		return nil, err
 	}
 	if opts.diff && opts.format != "text" {
 		return nil, fmt.Errorf("-diff prints a unified diff; it cannot be combined with -format %s", opts.format)
 	}
-	sel, err := parseSelection(opts.enable, opts.disable, c.analyzers)
+	sel, err := parseSelection(opts.enable, opts.disable, c.cfg.Analyzers)
 	if err != nil {
 		return nil, err
 	}
-	c.sel = sel
-	c.vetFlags = sel.analyzerFlags(c.analyzers)
+	c.cfg.Selection = sel
 	if _, err := confidence.Parse(opts.severity); err != nil {
 		return nil, fmt.Errorf("-severity: %v", err)
 	}
-	for _, a := range c.analyzers {
-		if opts.severity != "warning" && a.Flags.Lookup("severity") != nil && sel.runs(a.Name) {
-			c.vetFlags = append(c.vetFlags, "-"+a.Name+".severity="+opts.severity)
-		}
-		if opts.heldcallTests && opts.tests && a.Flags.Lookup("tests") != nil && sel.runs(a.Name) {
-			c.vetFlags = append(c.vetFlags, "-"+a.Name+".tests")
-		}
-	}
 	if len(opts.block) > 0 {
-		f, err := blockFlag(c.analyzers)
+		f, err := blockFlag(c.cfg.Analyzers)
 		if err != nil {
 			return nil, err
 		}
@@ -235,17 +231,13 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 				return nil, fmt.Errorf("-block: %q is not name=category", b)
 			}
 		}
-		value := strings.Join(opts.block, ",")
 		// Validate here with the analyzer's own flag.Value: a value the vet
 		// tool rejects would otherwise fail every package, once each. (This
 		// process runs no analyzer, so setting the flag here is harmless.)
-		if err := f.Value.Set(value); err != nil {
+		if err := f.Value.Set(strings.Join(opts.block, ",")); err != nil {
 			return nil, fmt.Errorf("-block: %v", err)
 		}
-		c.vetFlags = append(c.vetFlags, "-heldcall.block="+value)
-	}
-	if opts.tags != "" {
-		c.build = append(c.build, "-tags="+opts.tags)
+		c.cfg.Block = opts.block
 	}
 	if opts.baseline != "" {
 		if c.baseline, err = report.ReadBaseline(opts.baseline); err != nil {
@@ -270,50 +262,31 @@ func blockFlag(as []*analysis.Analyzer) (*flag.Flag, error) {
 	return nil, errors.New("-block: this build has no heldcall analyzer")
 }
 
-// run lists and analyses the packages, then writes the report. It returns the
-// exit code, or an error if nothing could be reported at all.
+// analyse runs the analyzers on the packages, with this executable as the
+// vet tool, from directory cwd.
+func (c *checker) analyse(ctx context.Context, cwd string) (*driver.Result, error) {
+	tool, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("locating this executable for go vet -vettool: %v", err)
+	}
+	cfg := c.cfg
+	cfg.Dir, cfg.Tool = cwd, tool
+	return driver.Run(ctx, cfg, c.patterns)
+}
+
+// run analyses the packages, then writes the report. It returns the exit
+// code, or an error if nothing could be reported at all.
 func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error) {
 	start := time.Now()
 	cwd, err := os.Getwd()
 	if err != nil {
 		return 0, err
 	}
-	tool, err := os.Executable()
-	if err != nil {
-		return 0, fmt.Errorf("locating this executable for go vet -vettool: %v", err)
-	}
-
-	env, cleanup, err := newGoEnv(cwd)
+	res, err := c.analyse(ctx, cwd)
 	if err != nil {
 		return 0, err
 	}
-	defer cleanup()
-
-	list, err := listPackages(ctx, env, c.build, c.patterns)
-	if err != nil {
-		return 0, err
-	}
-	errs := list.errors
-	var diags []vetDiagnostic
-	if len(list.good) > 0 {
-		pkgDir := make(map[string]string)
-		for _, p := range list.good {
-			pkgDir[p.Dir] = p.ImportPath
-		}
-		flags := append(slices.Clone(c.build), c.vetFlags...)
-		res, err := runVet(ctx, env, tool, flags, list.vetArgs(c.patterns), pkgDir)
-		if err != nil {
-			return 0, err
-		}
-		diags = res.diags
-		errs = append(errs, res.errors...)
-		errs = append(errs, notAnalysed(list.good, res.failed)...)
-	}
-	errs = report.SortErrors(errs)
-
-	paths := report.NewPaths(cwd)
-	src := report.NewSources()
-	findings := buildFindings(diags, findingOptions{sel: c.sel, tests: c.opts.tests}, src, paths)
+	findings := res.Findings
 
 	if c.opts.writeBaseline != "" {
 		if err := report.WriteBaseline(c.opts.writeBaseline, findings); err != nil {
@@ -329,15 +302,15 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		failing = 0 // they have just been accepted
 	}
 
-	rep := &report.Report{Findings: findings, Errors: errs, Rules: c.analyzers, Version: moduleVersion(), Paths: paths, Sources: src}
+	rep := &report.Report{Findings: findings, Errors: res.Errors, Rules: c.cfg.Analyzers, Version: moduleVersion(), Paths: res.Paths, Sources: res.Sources}
 	var out bytes.Buffer
 	switch {
 	case c.opts.diff || c.opts.fix:
 		fr := fix.Apply(findings, fix.Options{
 			Write:      !c.opts.diff,
-			Modules:    mainModuleDirs(list.good),
+			Modules:    res.Modules,
 			AnalysedAt: start,
-			Paths:      paths,
+			Paths:      res.Paths,
 		})
 		for _, msg := range fr.Notes {
 			fmt.Fprintf(stderr, "lockaudit: %s\n", msg)
@@ -348,7 +321,7 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		if c.opts.diff {
 			out.WriteString(fr.Diff)
 			// Findings without an applicable fix do not appear in a diff.
-			(&report.Report{Findings: fr.Unfixed, Paths: paths}).WriteText(stderr)
+			(&report.Report{Findings: fr.Unfixed, Paths: res.Paths}).WriteText(stderr)
 		} else {
 			rep.Findings = fr.Unfixed
 			if c.opts.writeBaseline == "" {
@@ -364,7 +337,7 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		}
 	}
 	if ctx.Err() != nil {
-		return 0, errInterrupted
+		return 0, driver.ErrInterrupted
 	}
 	if c.opts.output != "" {
 		if err := report.WriteFileAtomic(c.opts.output, out.Bytes(), 0o666); err != nil {
@@ -387,47 +360,4 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		return exitFindings, nil
 	}
 	return exitClean, nil
-}
-
-// notAnalysed returns an error for each listed package that go vet skipped
-// silently: the go command does not vet a package (or its test variant) when
-// a dependency fails to build, and only reports the dependency's errors.
-func notAnalysed(pkgs []listedPackage, failed map[string]bool) []report.PackageError {
-	var errs []report.PackageError
-	for _, p := range pkgs {
-		if failed[p.ImportPath] {
-			continue
-		}
-		var bad []string
-		for _, deps := range [][]string{p.Deps, p.TestImports, p.XTestImports} {
-			for _, d := range deps {
-				if failed[d] && d != p.ImportPath && !slices.Contains(bad, d) {
-					bad = append(bad, d)
-				}
-			}
-		}
-		if len(bad) == 0 {
-			continue
-		}
-		slices.Sort(bad)
-		verb := "has"
-		if len(bad) > 1 {
-			verb = "have"
-		}
-		errs = append(errs, report.PackageError{Package: p.ImportPath,
-			Message: fmt.Sprintf("not analysed (or only partly): depends on %s, which %s errors", strings.Join(bad, ", "), verb)})
-	}
-	return errs
-}
-
-// mainModuleDirs returns the root directories of the main modules of pkgs:
-// fixes are applied only to files inside them.
-func mainModuleDirs(pkgs []listedPackage) []string {
-	var dirs []string
-	for _, p := range pkgs {
-		if p.Module != nil && p.Module.Main && p.Module.Dir != "" && !slices.Contains(dirs, p.Module.Dir) {
-			dirs = append(dirs, p.Module.Dir)
-		}
-	}
-	return dirs
 }

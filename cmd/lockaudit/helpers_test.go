@@ -1,10 +1,28 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/driver"
 	"github.com/lockaudit/lockaudit/internal/fix/fixtest"
 	"github.com/lockaudit/lockaudit/internal/report"
 	"github.com/lockaudit/lockaudit/internal/report/sariftest"
 )
+
+// writeFile writes content to dir/name and returns the absolute name.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	abs := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
 
 // The end-to-end tests read the SARIF report with internal/report's
 // sariftest, and its constants from internal/report.
@@ -22,6 +40,10 @@ var (
 	listOpt          = sariftest.ListOpt
 	str              = sariftest.Str
 )
+
+// goCommandWaitDelay is how long check lets an interrupted go command
+// clean up before it is killed.
+const goCommandWaitDelay = driver.GoCommandWaitDelay
 
 // applyUnified applies -diff's output to a file, strictly.
 var applyUnified = fixtest.ApplyUnified

@@ -30,6 +30,7 @@ import (
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/lockaudit/lockaudit"
+	"github.com/lockaudit/lockaudit/internal/driver"
 )
 
 // Exit codes of the command (DESIGN §4).
@@ -45,7 +46,7 @@ const (
 func analyzers() []*analysis.Analyzer { return lockaudit.Analyzers() }
 
 func main() {
-	if isVetToolInvocation(os.Args[1:]) {
+	if driver.IsVetToolInvocation(os.Args[1:]) {
 		unitchecker.Main(analyzers()...) // never returns
 	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))

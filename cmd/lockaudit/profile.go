@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockaudit/lockaudit/internal/driver"
 	"github.com/lockaudit/lockaudit/internal/report"
 	"github.com/lockaudit/lockaudit/profiler"
 )
@@ -125,7 +126,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	code, err := profileRun(ctx, &opts, patterns, baseline, stdout, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
-			err = errInterrupted
+			err = driver.ErrInterrupted
 		}
 		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
 		return exitError

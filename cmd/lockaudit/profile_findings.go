@@ -1,74 +1,72 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/lockaudit/lockaudit/internal/driver"
 	"github.com/lockaudit/lockaudit/internal/report"
 	"github.com/lockaudit/lockaudit/profiler"
 )
 
-// staticFindings runs lockaudit check on the patterns, in this process and
-// with check's own defaults, and returns its findings for the profile join,
-// with absolute paths resolved against the report root. Packages check
-// could not analyse come back as errors.
+// staticFindings runs lockaudit check's analysis on the patterns, in this
+// process and with check's own defaults, and returns its findings for the
+// profile join, with absolute paths resolved against the report root.
+// Packages check could not analyse come back as errors.
 func staticFindings(ctx context.Context, patterns []string, root string) ([]profiler.StaticFinding, []report.PackageError) {
-	var out, errOut bytes.Buffer
 	// The advisory categories (shardlock/global-map) and the plausible
 	// findings (notes) explain hotspots: DESIGN §2 has them on when joined
 	// with a profile.
 	args := append([]string{"-format", "json", "-severity", "note", "-enable", joinRules()}, patterns...)
-	code := runCheckContext(ctx, args, &out, &errOut)
-	var rep struct {
-		Findings []profiler.StaticFinding `json:"findings"`
-		Errors   []report.PackageError    `json:"errors"`
+	res, err := analyseForJoin(ctx, args)
+	if ctx.Err() != nil {
+		return nil, []report.PackageError{{Message: "interrupted before it finished: no findings joined"}}
 	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		if ctx.Err() != nil {
-			return nil, []report.PackageError{{Message: "interrupted before it finished: no findings joined"}}
-		}
-		msg := report.OneLine(errOut.String())
-		if msg == "" {
-			msg = fmt.Sprintf("exit status %d, no report: %v", code, err)
-		}
-		return nil, []report.PackageError{{Message: msg}}
+	if err != nil {
+		return nil, []report.PackageError{{Message: report.OneLine("lockaudit: " + err.Error())}}
 	}
-	for i := range rep.Findings {
-		f := &rep.Findings[i]
-		f.Path = f.File
-		if !filepath.IsAbs(f.Path) {
-			f.Path = filepath.Join(root, filepath.FromSlash(f.File))
+	findings := make([]profiler.StaticFinding, len(res.Findings))
+	for i, f := range res.Findings {
+		findings[i] = profiler.StaticFinding{
+			Finding: profiler.Finding{
+				Rule:     f.Rule,
+				Category: f.Category,
+				File:     f.File,
+				Line:     f.Line,
+				Message:  f.Message,
+			},
+			Function: f.Function,
+			Package:  f.Package,
+			Lock:     f.Lock,
+			Path:     f.File,
+		}
+		if !filepath.IsAbs(f.File) {
+			findings[i].Path = filepath.Join(root, filepath.FromSlash(f.File))
 		}
 	}
-	return rep.Findings, rep.Errors
+	return findings, res.Errors
 }
 
-// runCheckContext runs check's flags and patterns like runCheck, but under
-// ctx instead of its own signal handling.
-func runCheckContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// analyseForJoin runs the analysis of check with the given flags and
+// patterns, under ctx.
+func analyseForJoin(ctx context.Context, args []string) (*driver.Result, error) {
 	var opts checkOptions
 	fs := newCheckFlags(&opts)
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
-		return exitError
+		return nil, err
 	}
 	c, err := newChecker(&opts, fs.Args())
 	if err != nil {
-		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
-		return exitError
+		return nil, err
 	}
-	code, err := c.run(ctx, stdout, stderr)
+	cwd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "lockaudit: %v\n", err)
-		return exitError
+		return nil, err
 	}
-	return code
+	return c.analyse(ctx, cwd)
 }
 
 // joinRules lists every rule of this build with its default-off categories,

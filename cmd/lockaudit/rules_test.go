@@ -24,12 +24,9 @@ func TestSelectionDefaults(t *testing.T) {
 		{"shardlock", "global-map", false},
 		{"heldcall", "", true},
 	} {
-		if got := s.allows(c.rule, c.cat); got != c.want {
+		if got := s.Allows(c.rule, c.cat); got != c.want {
 			t.Errorf("allows(%s/%s) = %v, want %v", c.rule, c.cat, got, c.want)
 		}
-	}
-	if flags := s.analyzerFlags(testAnalyzers); len(flags) != 0 {
-		t.Errorf("default analyzer flags = %v", flags)
 	}
 }
 
@@ -48,33 +45,33 @@ func TestSelectionEnableDisable(t *testing.T) {
 		{"shardlock", "global-map", true},
 		{"shardlock", "above-shards", false},
 	} {
-		if got := s.allows(c.rule, c.cat); got != c.want {
+		if got := s.Allows(c.rule, c.cat); got != c.want {
 			t.Errorf("enable: allows(%s/%s) = %v, want %v", c.rule, c.cat, got, c.want)
 		}
 	}
-	if got := strings.Join(s.analyzerFlags(testAnalyzers), " "); got != "-lockorder=false" {
-		t.Errorf("analyzer flags = %q", got)
+	if s.Runs("lockorder") || !s.Runs("heldcall") || !s.Runs("shardlock") {
+		t.Error("enable: lockorder must not run, heldcall and shardlock must")
 	}
 
 	s, err = parseSelection("heldcall,lockorder", "heldcall/chan,lockorder", testAnalyzers)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.allows("heldcall", "sleep") || s.allows("heldcall", "chan") || s.allows("lockorder", "double-lock") || s.allows("shardlock", "shard-order") {
+	if !s.Allows("heldcall", "sleep") || s.Allows("heldcall", "chan") || s.Allows("lockorder", "double-lock") || s.Allows("shardlock", "shard-order") {
 		t.Error("enable rules, disable a category and a rule: wrong selection")
 	}
-	if got := strings.Join(s.analyzerFlags(testAnalyzers), " "); got != "-lockorder=false" {
-		t.Errorf("analyzer flags = %q", got)
+	if s.Runs("lockorder") || !s.Runs("heldcall") {
+		t.Error("enable heldcall,lockorder, disable lockorder: lockorder must not run, heldcall must")
 	}
 
 	// Enabling a rule does not turn on its advisory category.
 	s, _ = parseSelection("shardlock", "", testAnalyzers)
-	if s.allows("shardlock", "global-map") || !s.allows("shardlock", "above-shards") {
+	if s.Allows("shardlock", "global-map") || !s.Allows("shardlock", "above-shards") {
 		t.Error("-enable shardlock: global-map must stay off, above-shards on")
 	}
 	// -disable wins.
 	s, _ = parseSelection("heldcall/sleep", "heldcall", testAnalyzers)
-	if s.allows("heldcall", "sleep") || s.runs("heldcall") {
+	if s.Allows("heldcall", "sleep") || s.Runs("heldcall") {
 		t.Error("-disable heldcall must win over -enable heldcall/sleep")
 	}
 }

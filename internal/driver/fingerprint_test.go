@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func sleepyFinding(t *testing.T, dir, src string) report.Finding {
 	msg := fmt.Sprintf("mu held across call of time.Sleep (locked at p.go:%d)", lockLine)
 	related := jsonRelatedInfo{Posn: fmt.Sprintf("%s:%d:5", abs, lockLine), Message: "mu locked here"}
 	d := diag("example.com/p", "sleep", abs, lineOf(t, src, "time.Sleep"), 12, msg, related)
-	fs := buildFindings([]vetDiagnostic{d}, findingOptions{sel: defaultSelection(t), tests: true},
+	fs := buildFindings([]vetDiagnostic{d}, findingOptions{sel: selectRules(t, "", ""), tests: true},
 		report.NewSources(), &report.Paths{Cwd: dir, Root: dir})
 	if len(fs) != 1 {
 		t.Fatalf("got %d findings", len(fs))

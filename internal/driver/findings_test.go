@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockaudit/lockaudit"
 	"github.com/lockaudit/lockaudit/internal/report"
+	"github.com/lockaudit/lockaudit/internal/rules"
 )
 
 func TestParsePosn(t *testing.T) {
@@ -63,9 +65,15 @@ func diag(pkg, category, file string, line, col int, msg string, related ...json
 	}}
 }
 
-func defaultSelection(t *testing.T) *selection {
+// selectRules returns the selection of -enable and -disable for the
+// analyzers of this build.
+func selectRules(t *testing.T, enable, disable string) *rules.Selection {
 	t.Helper()
-	sel, err := parseSelection("", "", analyzers())
+	var names []string
+	for _, a := range lockaudit.Analyzers() {
+		names = append(names, a.Name)
+	}
+	sel, err := rules.Parse([]string{enable}, []string{disable}, names...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +99,7 @@ func TestBuildFindings(t *testing.T) {
 	}
 	paths := &report.Paths{Cwd: dir, Root: dir}
 
-	got := buildFindings(diags, findingOptions{sel: defaultSelection(t), tests: true}, report.NewSources(), paths)
+	got := buildFindings(diags, findingOptions{sel: selectRules(t, "", ""), tests: true}, report.NewSources(), paths)
 	var summary []string
 	for _, f := range got {
 		summary = append(summary, fmt.Sprintf("%s:%d %s %s %q %q", f.File, f.Line, f.Category, f.Function, f.Lock, f.Message))
@@ -111,7 +119,7 @@ func TestBuildFindings(t *testing.T) {
 		}
 	}
 
-	got = buildFindings(diags, findingOptions{sel: defaultSelection(t), tests: false}, report.NewSources(), paths)
+	got = buildFindings(diags, findingOptions{sel: selectRules(t, "", ""), tests: false}, report.NewSources(), paths)
 	for _, f := range got {
 		if strings.HasSuffix(f.File, "_test.go") {
 			t.Errorf("-tests=false kept %s", f.File)
@@ -121,11 +129,7 @@ func TestBuildFindings(t *testing.T) {
 		t.Errorf("-tests=false: got %d findings, want 3", len(got))
 	}
 
-	sel, err := parseSelection("", "heldcall/sleep", analyzers())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = buildFindings(diags, findingOptions{sel: sel, tests: true}, report.NewSources(), paths)
+	got = buildFindings(diags, findingOptions{sel: selectRules(t, "", "heldcall/sleep"), tests: true}, report.NewSources(), paths)
 	if len(got) != 1 || got[0].Category != "callback" {
 		t.Errorf("-disable heldcall/sleep: got %+v", got)
 	}

@@ -1,11 +1,11 @@
-package main
+package driver
 
 import "strings"
 
-// isVetToolInvocation reports whether the command line is the go command
+// IsVetToolInvocation reports whether the command line is the go command
 // driving this binary as a vet tool (go vet -vettool=lockaudit, go fix
-// -fixtool=lockaudit, or lockaudit check's own child go vet). The protocol
-// has three forms:
+// -fixtool=lockaudit, or Run's own child go vet): the binary should then
+// call unitchecker.Main. The protocol has three forms:
 //
 //	lockaudit -V=full             describe the executable (for the build cache)
 //	lockaudit -flags              describe the analyzer flags as JSON
@@ -13,7 +13,7 @@ import "strings"
 //
 // None of them can be confused with a check command line: check has no -V or
 // -flags flag, and a package pattern never ends in ".cfg".
-func isVetToolInvocation(args []string) bool {
+func IsVetToolInvocation(args []string) bool {
 	for _, a := range args {
 		switch a {
 		case "-flags", "--flags", "-V=full", "--V=full":

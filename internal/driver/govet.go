@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ type vetResult struct {
 	failed map[string]bool // import paths under a "# pkg" error header
 }
 
-// runVet runs go vet with this binary as the vet tool on the named packages
+// runVet runs go vet with tool as the vet tool on the named packages
 // and collects diagnostics (stdout) and errors (stderr). pkgDir maps a
 // directory to the import path of the package in it, to attribute errors the
 // go command prints without a "# pkg" header.
@@ -91,7 +91,7 @@ func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, p
 	pw.Close()
 	wg.Wait()
 	if ctx.Err() != nil {
-		return nil, errInterrupted
+		return nil, ErrInterrupted
 	}
 
 	res := &vetResult{diags: diags, failed: make(map[string]bool)}

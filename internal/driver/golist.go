@@ -1,10 +1,9 @@
-package main
+package driver
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -13,7 +12,7 @@ import (
 	"github.com/lockaudit/lockaudit/internal/report"
 )
 
-// A listedPackage is the part of go list's JSON that check uses.
+// A listedPackage is the part of go list's JSON that Run uses.
 type listedPackage struct {
 	ImportPath   string
 	Dir          string
@@ -36,7 +35,7 @@ type listError struct {
 	Err         string
 }
 
-// listFields are the fields check asks go list for.
+// listFields are the fields Run asks go list for.
 const listFields = "ImportPath,Dir,Error,DepsErrors,Deps,TestImports,XTestImports,Module"
 
 // A packageList is the result of resolving the patterns.
@@ -147,6 +146,3 @@ func isGoProgress(line string) bool {
 	}
 	return false
 }
-
-// errInterrupted reports that the run was cancelled by a signal.
-var errInterrupted = errors.New("interrupted")

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/internal/report"
+	"github.com/lockaudit/lockaudit/internal/rules"
 )
 
 // lockedHereSuffix ends the message of the related location that marks a
@@ -15,7 +16,7 @@ const lockedHereSuffix = " locked here"
 
 // findingOptions controls which diagnostics become findings.
 type findingOptions struct {
-	sel   *selection
+	sel   *rules.Selection
 	tests bool // keep findings located in _test.go files
 }
 
@@ -27,7 +28,7 @@ func buildFindings(diags []vetDiagnostic, opts findingOptions, src *report.Sourc
 	var findings []report.Finding
 	seen := make(map[string]bool)
 	for _, d := range diags {
-		if !opts.sel.allows(d.Analyzer, d.Category) {
+		if !opts.sel.Allows(d.Analyzer, d.Category) {
 			continue
 		}
 		f := newFinding(d, src, paths)

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/lockaudit/lockaudit/internal/procgroup"
 )
 
-// goCommandWaitDelay bounds how long an interrupted go command may take to
+// GoCommandWaitDelay bounds how long an interrupted go command may take to
 // clean up (remove its $WORK directory) before it is killed.
-const goCommandWaitDelay = procgroup.DefaultWaitDelay
+const GoCommandWaitDelay = procgroup.DefaultWaitDelay
 
 // goEnv is where and how the go command runs.
 type goEnv struct {
@@ -25,7 +25,7 @@ type goEnv struct {
 // The go command removes its $WORK directory when it finishes, but go vet
 // and go list do not handle SIGINT: interrupted, they die at once and leave
 // $WORK behind (checked with Go 1.26.8). Giving them a GOTMPDIR of our own
-// lets check remove everything they leave, however they end.
+// lets Run remove everything they leave, however they end.
 func newGoEnv(dir string) (goEnv, func(), error) {
 	tmp, err := os.MkdirTemp(os.Getenv("GOTMPDIR"), "lockaudit-")
 	if err != nil {
@@ -37,10 +37,10 @@ func newGoEnv(dir string) (goEnv, func(), error) {
 // goCommand returns a go command that runs in env, in its own process group,
 // and is stopped when ctx is done.
 //
-// Its own process group: the go command runs many children (compilers, this
-// binary as the vet tool), and all of them must go. On cancellation the whole
+// Its own process group: the go command runs many children (compilers, the
+// vet tool), and all of them must go. On cancellation the whole
 // group gets SIGINT, which ends the go command and its children; one that
-// survives it is killed after goCommandWaitDelay, and finishGoCommand kills
+// survives it is killed after GoCommandWaitDelay, and finishGoCommand kills
 // whatever is left of the group. (In a shared process group a terminal's
 // Ctrl-C would reach the children directly; in their own, it reaches only us
 // and we decide.)

@@ -1,0 +1,71 @@
+package driver
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit/internal/rules"
+)
+
+// TestVetFlagsSelection checks that the analyzers a selection does not need
+// are turned off, and only those: category filtering happens on the results.
+func TestVetFlagsSelection(t *testing.T) {
+	as := []*analysis.Analyzer{{Name: "heldcall"}, {Name: "lockorder"}}
+	for _, c := range []struct{ enable, disable, want string }{
+		{"", "", ""},
+		{"heldcall/sleep, shardlock/global-map", "", "-lockorder=false"},
+		{"heldcall,lockorder", "heldcall/chan,lockorder", "-lockorder=false"},
+		{"heldcall/sleep", "heldcall", "-heldcall=false -lockorder=false"},
+	} {
+		sel, err := rules.Parse([]string{c.enable}, []string{c.disable}, "heldcall", "lockorder")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(vetFlags(Config{Analyzers: as, Selection: sel, Severity: "warning"}), " ")
+		if got != c.want {
+			t.Errorf("-enable %q -disable %q: flags %q, want %q", c.enable, c.disable, got, c.want)
+		}
+	}
+}
+
+// analyzer returns an analyzer with the named flags, as the passes declare
+// them.
+func analyzer(name string, flags ...string) *analysis.Analyzer {
+	a := &analysis.Analyzer{Name: name}
+	for _, f := range flags {
+		a.Flags.String(f, "", "")
+	}
+	return a
+}
+
+// TestVetFlagsOptions checks the analyzer flags of the severity, tests and
+// block options.
+func TestVetFlagsOptions(t *testing.T) {
+	as := []*analysis.Analyzer{
+		analyzer("heldcall", "block", "severity", "tests"),
+		analyzer("lockorder", "severity"),
+		analyzer("shardlock", "severity"),
+	}
+	sel, err := rules.Parse([]string{"heldcall,shardlock"}, nil, "heldcall", "lockorder", "shardlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Analyzers: as, Selection: sel, Severity: "warning", Tests: true}
+	if got := strings.Join(vetFlags(cfg), " "); got != "-lockorder=false" {
+		t.Errorf("defaults: flags %q", got)
+	}
+	cfg.Severity = "note"
+	cfg.AnalyzerTests = true
+	cfg.Block = []string{"example.com/db.Query=db", "example.com/db.Exec=db"}
+	want := "-lockorder=false -heldcall.severity=note -heldcall.tests -shardlock.severity=note -heldcall.block=example.com/db.Query=db,example.com/db.Exec=db"
+	if got := strings.Join(vetFlags(cfg), " "); got != want {
+		t.Errorf("flags %q\nwant  %q", got, want)
+	}
+	// AnalyzerTests only adds to Tests.
+	cfg.Tests = false
+	if got := strings.Join(vetFlags(cfg), " "); strings.Contains(got, ".tests") {
+		t.Errorf("-tests=false -heldcall.tests: flags %q", got)
+	}
+}
