@@ -193,7 +193,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 type checker struct {
 	opts     *checkOptions
 	patterns []string
-	cfg      driver.Config // all but Dir and Tool, which run fills in
+	cfg      driver.Config // all but Dir and Tool, which analyse fills in
 	baseline map[string]bool
 }
 
