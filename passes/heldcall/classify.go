@@ -20,10 +20,15 @@ import (
 func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockstate.Held) *finding {
 	switch instr := instr.(type) {
 	case *ssa.Send:
-		if c.res.BufferedSend(f.Flow, instr.Chan) {
+		r, h, cycle := c.sendCycle(f, instr, held)
+		if c.res.BufferedSend(f.Flow, instr.Chan) && !cycle {
 			return nil
 		}
-		return &finding{category: "chan", what: "channel send", held: held}
+		fd := &finding{category: "chan", what: "channel send", held: held}
+		if cycle {
+			c.cycleNote(fd, r, h)
+		}
+		return fd
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
 			return &finding{category: "chan", what: "channel receive", held: held}

@@ -32,7 +32,12 @@
 //   - interface: a call of an interface method, unless the method is known
 //     to be cheap (error.Error, fmt.Stringer, context.Context, hash.Hash,
 //     sort.Interface, loggers, metrics, ...);
-//   - chan: a channel send or receive;
+//   - chan: a channel send or receive. A send on a channel the package
+//     always makes with a capacity is quiet, unless a receiver of that
+//     channel in the package takes the held lock before it receives
+//     again (a background loop that receives, then locks): once the
+//     buffer is full the two wait for each other, and the finding names
+//     the receiver. A select of one case is reported at the select;
 //   - select: a select statement without a default case;
 //   - sleep: time.Sleep;
 //   - wait: sync.WaitGroup.Wait, a sync.Cond.Wait that keeps another lock

@@ -74,6 +74,7 @@ type checker struct {
 	res   *summary.Result
 	rep   *suppress.Reporter
 	calls *srcname.Calls
+	recvs map[string][]chanRecv // receives by channel class, built on first use
 }
 
 // lockName names a held lock as written. The engine names locks from
@@ -130,6 +131,7 @@ type finding struct {
 	held     []lockstate.Held // the locks it is held across, in acquisition order
 	level    confidence.Level
 	why      string // for a note: why it is only plausible
+	related  []analysis.RelatedInformation
 }
 
 func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
@@ -160,6 +162,7 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 		h := fd.held[i]
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Pos, Message: h.Name + " locked here"})
 	}
+	d.Related = append(d.Related, fd.related...)
 	if fix, ok := c.moveUnlock(f, instr, fd); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}

@@ -17,6 +17,7 @@ var corpus = []string{
 	"callbacks",
 	"ifaces",
 	"channels",
+		"chancycle",
 	"sleepwait",
 	"cond",
 	"netio",
