@@ -17,7 +17,7 @@ var corpus = []string{
 	"callbacks",
 	"ifaces",
 	"channels",
-		"chancycle",
+	"chancycle",
 	"sleepwait",
 	"cond",
 	"netio",
