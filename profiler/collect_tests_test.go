@@ -14,9 +14,7 @@ import (
 // path element (their test binaries must not collide).
 func testModule(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"hot/hot.go": `package hot
 
 import (
@@ -58,16 +56,7 @@ func TestHold(t *testing.T) {
 		"b/util/util_test.go": "package util\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 3 {\n\t\tt.Fatal(\"G is not 3\")\n\t}\n}\n",
 		"notests/n.go":        "package notests\n\nfunc N() {}\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return writeModule(t, files)
 }
 
 func TestCollectTests(t *testing.T) {
