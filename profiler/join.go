@@ -34,18 +34,43 @@ type StaticFinding struct {
 	Package  string `json:"package"`
 	Lock     string `json:"lock"`
 	Path     string `json:"-"`
+	// LockLine, when known, is the line (in File) where the lock the
+	// finding is about is taken: the join then attaches the finding only
+	// to hotspots of that lock's critical section.
+	LockLine int `json:"-"`
 }
 
 // Join attaches to each hotspot the findings that explain it: those whose
 // package-qualified function is the hotspot's declared function (closures
 // and type arguments removed), and those in the hotspot's file whose
-// enclosing function declaration also encloses the hotspot's line. Each
-// hotspot's findings are sorted by file, line, rule and message.
+// enclosing function declaration also encloses the hotspot's line. A
+// finding whose lock's acquisition line is known must also be about the
+// hotspot's lock: for a waiter (block), the lock it waits at; for a holder
+// (mutex), a lock taken before the finding and released at or after it.
+// Each hotspot's findings are sorted by file, line, rule and message.
 func Join(hotspots []*Hotspot, findings []StaticFinding) {
 	decls := newDeclIndex()
 	for _, h := range hotspots {
-		h.Findings = decls.explain(h.Function, h.absFile, h.Line, findings, h.Findings)
+		var mine []StaticFinding
+		for _, f := range findings {
+			if f.LockLine == 0 || !sameFile(f.Path, h.absFile) || aboutLock(h, f) {
+				mine = append(mine, f)
+			}
+		}
+		h.Findings = decls.explain(h.Function, h.absFile, h.Line, mine, h.Findings)
 	}
+}
+
+// aboutLock reports whether finding f, in the hotspot's file, is about the
+// lock of hotspot h.
+func aboutLock(h *Hotspot, f StaticFinding) bool {
+	switch h.Kind {
+	case Block:
+		return f.LockLine == h.Line || f.Line == h.Line // waiting to take that lock
+	case Mutex:
+		return f.LockLine <= f.Line && f.Line <= h.Line // inside the section h's Unlock ends
+	}
+	return true
 }
 
 // joinWaits attaches findings to trace wait sites as Join does to

@@ -340,3 +340,23 @@ func TestRankLeavesOutRuntimeLocksAndMergesInstantiations(t *testing.T) {
 		t.Errorf("contentionDelay = %v, want the ranked total", got)
 	}
 }
+
+// TestJoinByLock: a finding about another lock of the hotspot's function
+// does not explain it (bbolt's beginRWTx waits for db.rwlock at one line,
+// and holds db.metalock across a call a few lines later).
+func TestJoinByLock(t *testing.T) {
+	const file = "/src/bolt/db.go"
+	metalock := StaticFinding{Finding: Finding{Rule: "heldcall", Category: "interface", File: "db.go", Line: 847, Message: "db.metalock held across ..."},
+		Function: "(*DB).beginRWTx", Package: "bolt", Lock: "db.metalock", Path: file, LockLine: 828}
+	rwlock := StaticFinding{Finding: Finding{Rule: "heldcall", Category: "file", File: "db.go", Line: 840, Message: "db.rwlock held across ..."},
+		Function: "(*DB).beginRWTx", Package: "bolt", Lock: "db.rwlock", Path: file, LockLine: 824}
+	waiter := &Hotspot{Kind: Block, Function: "bolt.(*DB).beginRWTx", absFile: file, Line: 824}
+	holder := &Hotspot{Kind: Mutex, Function: "bolt.(*DB).beginRWTx", absFile: file, Line: 850} // metalock's Unlock
+	Join([]*Hotspot{waiter, holder}, []StaticFinding{metalock, rwlock})
+	if len(waiter.Findings) != 1 || waiter.Findings[0].Message != rwlock.Message {
+		t.Errorf("the wait for db.rwlock got %+v, want the rwlock finding only", waiter.Findings)
+	}
+	if len(holder.Findings) != 2 {
+		t.Errorf("the holder whose Unlock is at 850 got %+v, want both sections' findings", holder.Findings)
+	}
+}

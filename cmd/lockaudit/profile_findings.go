@@ -43,6 +43,12 @@ func staticFindings(ctx context.Context, patterns []string, root string) ([]prof
 			Lock:     f.Lock,
 			Path:     f.File,
 		}
+		for _, r := range f.Related {
+			if f.Lock != "" && r.Message == f.Lock+" locked here" && r.File == f.File {
+				findings[i].LockLine = r.Line // where the lock the finding is about is taken
+				break
+			}
+		}
 		if !filepath.IsAbs(f.File) {
 			findings[i].Path = filepath.Join(root, filepath.FromSlash(f.File))
 		}
