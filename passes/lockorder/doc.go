@@ -63,6 +63,11 @@
 // it (%v, %s, %q, %x, %X, %w; not %d or %p). A String method that locks
 // what the caller holds deadlocks the caller.
 //
+// An interface method call runs one of the program's implementations: when
+// an implementation among the package's types and its imports' (exported
+// interfaces too) takes a lock of the class the caller holds, the call is
+// reported as a note, since the instance it locks is not known.
+//
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a
 // caller that passes true. A lock handed to a goroutine that releases it

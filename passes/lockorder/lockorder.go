@@ -117,7 +117,7 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 	if op.Kind != lockstate.NoOp {
 		return
 	}
-	if c.formatting(f, call, held) {
+	if c.formatting(f, call, held) || c.interfaceTakes(call, held) {
 		return
 	}
 	callee, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)

@@ -60,6 +60,20 @@ func (a *analyzer) dispatch(flow *lockstate.Result, c *ssa.CallCommon) Dispatch 
 	return Dispatch{Methods: impls}
 }
 
+// Implementations returns the concrete methods, among the types of this
+// package and every package it imports, that an interface method call c
+// can run, whether or not other code could implement the interface too:
+// for deadlocks, an implementation the program has is enough.
+func (r *Result) Implementations(c *ssa.CallCommon) []*types.Func {
+	iface, ok := c.Value.Type().Underlying().(*types.Interface)
+	if !ok || c.Method == nil {
+		return nil
+	}
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.implementations(c.Value.Type(), iface, c.Method)
+}
+
 // closedInterface reports whether only the module that declares the
 // interface t (of underlying type iface) can implement it.
 func closedInterface(t types.Type, iface *types.Interface, m *types.Func) bool {

@@ -1,0 +1,62 @@
+package lockorder
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/internal/confidence"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// An interface call can run any of the program's implementations of the
+// method. When one of them takes a lock of the class the caller holds
+// (a cluster that asks its membership for the leader while holding its
+// lock, where the only membership implementation calls back into the
+// cluster), the call can deadlock. Which instance it locks is not known,
+// so the finding is a note.
+
+// interfaceTakes checks the locks the program's implementations of an
+// interface method take against the locks held, and reports whether it
+// reported a finding.
+func (c *checker) interfaceTakes(call *ssa.Call, held []lockstate.Held) bool {
+	common := call.Common()
+	if !common.IsInvoke() {
+		return false
+	}
+	for _, impl := range c.res.Implementations(common) {
+		s := c.res.SummaryOfMethod(impl)
+		if s == nil {
+			continue
+		}
+		for _, t := range s.Takes {
+			if t.Lock.Class == "" {
+				continue
+			}
+			for _, h := range lockstate.WithoutClasses(held, t.Outside) {
+				if h.Class != t.Lock.Class || h.Mode == lockstate.Read && t.Mode == lockstate.Read && c.readOnly[h.Class] {
+					continue
+				}
+				name := c.lockName(h.ID, h.Pos)
+				h.Name = name
+				category, what := reentry(h.Mode, t.Mode)
+				c.reportLevel(call.Pos(), category,
+					fmt.Sprintf("%s %s through call of %s, which the program implements with %s, while held (%s)",
+						name, what, common.Method.Name(), c.methodName(impl), c.where(h)),
+					h, confidence.Note, "the implementation locks another instance of the class, or this one")
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// methodName writes a method as (*T).M, qualified outside this package.
+func (c *checker) methodName(m *types.Func) string {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return m.FullName()
+	}
+	return "(" + types.TypeString(sig.Recv().Type(), types.RelativeTo(c.pass.Pkg)) + ")." + m.Name()
+}
