@@ -36,6 +36,14 @@ func (c *checker) reportCycles() {
 		byPair[k] = append(byPair[k], e)
 	}
 	reported := map[token.Pos]bool{}
+	defer func() {
+		byInt := map[int]bool{}
+		for p := range reported {
+			byInt[int(p)] = true
+		}
+		c.reportPackageCycles(byInt)
+		c.exportEdges()
+	}()
 	keys := make([]pair, 0, len(byPair))
 	for k := range byPair {
 		keys = append(keys, k)

@@ -35,7 +35,10 @@
 //     no writer, so its recursive read locks are not reported;
 //   - order-cycle: two locks taken in opposite orders in two places of the
 //     package (A then B here, B then A there), at least one of them for
-//     writing: two goroutines running both deadlock;
+//     writing: two goroutines running both deadlock. Each package also
+//     exports its lock-order edges between classes (a fact), so a package
+//     whose edge closes a cycle with an edge of a package it imports
+//     reports it, as a note naming the other package's acquisition;
 //   - same-class: two instances of one lock class, hanging off two
 //     parameters, taken one while the other is held, when the function
 //     never orders the two (a.id < b.id): transfer(a, b) beside

@@ -24,11 +24,12 @@ var doc string
 
 // Analyzer reports lock acquisitions that deadlock.
 var Analyzer = &analysis.Analyzer{
-	Name:     "lockorder",
-	Doc:      analyzerdoc.FromDocGo(doc, "lockorder"),
-	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/lockorder",
-	Requires: []*analysis.Analyzer{summary.Analyzer},
-	Run:      guard.Run(run),
+	Name:      "lockorder",
+	Doc:       analyzerdoc.FromDocGo(doc, "lockorder"),
+	URL:       "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/lockorder",
+	Requires:  []*analysis.Analyzer{summary.Analyzer},
+	Run:       guard.Run(run),
+	FactTypes: []analysis.Fact{new(orderFact)},
 }
 
 func init() {

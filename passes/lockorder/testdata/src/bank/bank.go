@@ -1,3 +1,5 @@
+// want package:"4 lock-order edges"
+
 // Package bank holds a lock-order inversion between the ledger and the
 // accounts table, next to the consistently ordered twin.
 package bank
@@ -17,7 +19,7 @@ func (b *Bank) Transfer(from, to string, n int) {
 	defer b.accountsMu.Unlock()
 	b.balances[from] -= n
 	b.balances[to] += n
-	b.ledgerMu.Lock() // want `b.ledgerMu locked while holding b.accountsMu \(locked at bank.go:16\); the opposite order is taken at bank.go:30: lock-order inversion`
+	b.ledgerMu.Lock() // want `b.ledgerMu locked while holding b.accountsMu \(locked at bank.go:18\); the opposite order is taken at bank.go:32: lock-order inversion`
 	b.entries = append(b.entries, from+"->"+to)
 	b.ledgerMu.Unlock()
 }
@@ -27,7 +29,7 @@ func (b *Bank) Transfer(from, to string, n int) {
 func (b *Bank) AuditHeld() int {
 	b.ledgerMu.Lock()
 	defer b.ledgerMu.Unlock()
-	b.accountsMu.Lock() // want `b.accountsMu locked while holding b.ledgerMu \(locked at bank.go:28\); the opposite order is taken at bank.go:20: lock-order inversion`
+	b.accountsMu.Lock() // want `b.accountsMu locked while holding b.ledgerMu \(locked at bank.go:30\); the opposite order is taken at bank.go:22: lock-order inversion`
 	defer b.accountsMu.Unlock()
 	return len(b.entries) + len(b.balances)
 }

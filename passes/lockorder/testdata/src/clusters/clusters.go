@@ -1,3 +1,5 @@
+// want package:"3 lock-order edges"
+
 // Package clusters holds lock-order cycles between a server's lock and its
 // clients' locks: proven when the instances are tied to each other (the
 // client and its own server: a warning), plausible when the cycle is known
@@ -22,7 +24,7 @@ func (c *Client) Register() {
 	c.srv.mu.Lock()
 	defer c.srv.mu.Unlock()
 	c.srv.clients++
-	c.mu.Lock() // want `c.mu locked while holding c.srv.mu \(locked at clusters.go:22\); the opposite order is taken at clusters.go:35: lock-order inversion`
+	c.mu.Lock() // want `c.mu locked while holding c.srv.mu \(locked at clusters.go:24\); the opposite order is taken at clusters.go:37: lock-order inversion`
 	c.subs = map[string]bool{}
 	c.mu.Unlock()
 }
@@ -32,7 +34,7 @@ func (c *Client) Register() {
 func (c *Client) CloseHeld() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.srv.mu.Lock() // want `c.srv.mu locked while holding c.mu \(locked at clusters.go:33\); the opposite order is taken at clusters.go:25: lock-order inversion`
+	c.srv.mu.Lock() // want `c.srv.mu locked while holding c.mu \(locked at clusters.go:35\); the opposite order is taken at clusters.go:27: lock-order inversion`
 	c.srv.clients--
 	c.srv.mu.Unlock()
 }
@@ -53,7 +55,7 @@ func (c *Client) Close() {
 func (c *Client) ForwardHeld(peer *Client, subject string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	peer.srv.mu.Lock() // want `peer.srv.mu locked while holding c.mu \(locked at clusters.go:54\); the opposite order takes c.mu while holding c.srv.mu at clusters.go:25: lock-order inversion \(plausible: the cycle is proven only between the lock classes \(\*clusters.Client\).mu and \(\*clusters.Server\).mu\)`
+	peer.srv.mu.Lock() // want `peer.srv.mu locked while holding c.mu \(locked at clusters.go:56\); the opposite order takes c.mu while holding c.srv.mu at clusters.go:27: lock-order inversion \(plausible: the cycle is proven only between the lock classes \(\*clusters.Client\).mu and \(\*clusters.Server\).mu\)`
 	c.subs[subject] = true
 	peer.srv.mu.Unlock()
 }

@@ -1,3 +1,5 @@
+// want package:"2 lock-order edges"
+
 // Package handoff holds locks released by another goroutine before the
 // next step: the lock is handed over, not held.
 package handoff
@@ -33,7 +35,7 @@ func (s *Swapper) Swap() {
 func (s *Swapper) Refill() {
 	s.front.Lock()
 	defer s.front.Unlock()
-	s.back.Lock() // want `s.back locked while holding s.front \(locked at handoff.go:34\); the opposite order is taken at handoff.go:46: lock-order inversion`
+	s.back.Lock() // want `s.back locked while holding s.front \(locked at handoff.go:36\); the opposite order is taken at handoff.go:48: lock-order inversion`
 	s.buf = append(s.buf, 0)
 	s.back.Unlock()
 }
@@ -43,7 +45,7 @@ func (s *Swapper) Refill() {
 func (s *Swapper) SwapHeld() {
 	s.back.Lock()
 	defer s.back.Unlock()
-	s.front.Lock() // want `s.front locked while holding s.back \(locked at handoff.go:44\); the opposite order is taken at handoff.go:36: lock-order inversion`
+	s.front.Lock() // want `s.front locked while holding s.back \(locked at handoff.go:46\); the opposite order is taken at handoff.go:38: lock-order inversion`
 	s.buf = nil
 	s.front.Unlock()
 }
