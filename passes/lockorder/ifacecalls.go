@@ -25,7 +25,15 @@ func (c *checker) interfaceTakes(call *ssa.Call, held []lockstate.Held) bool {
 	if !common.IsInvoke() {
 		return false
 	}
+	own := recvNamed(c.fn.Fn)
 	for _, impl := range c.res.Implementations(common) {
+		if own != nil && methodRecv(impl) == own {
+			// A type that implements the interface by delegating to
+			// its elements or an embedded value (a transport pausing
+			// its peers, an applier wrapping the next one): the callee
+			// is another value, or the call would recurse forever.
+			continue
+		}
 		s := c.res.SummaryOfMethod(impl)
 		if s == nil {
 			continue
@@ -59,4 +67,32 @@ func (c *checker) methodName(m *types.Func) string {
 		return m.FullName()
 	}
 	return "(" + types.TypeString(sig.Recv().Type(), types.RelativeTo(c.pass.Pkg)) + ")." + m.Name()
+}
+
+// recvNamed returns the named receiver type of fn's method (of its
+// enclosing method, for a closure), or nil.
+func recvNamed(fn *ssa.Function) *types.TypeName {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return methodRecv(obj)
+	}
+	return nil
+}
+
+// methodRecv returns the named receiver type of method m, or nil.
+func methodRecv(m *types.Func) *types.TypeName {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }

@@ -64,3 +64,32 @@ func (m *staticMembers) Leader() string {
 }
 
 func (m *staticMembers) Count() int { return len(m.names) }
+
+// Group is a Members made of other Members: it asks each of them under
+// its own lock. The call is to another value (or it would recurse
+// forever), so taking the group's lock class again is not a deadlock.
+type Group struct {
+	mu      sync.RWMutex
+	members []Members
+}
+
+func (g *Group) Leader() string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	for _, m := range g.members {
+		if l := m.Leader(); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+func (g *Group) Count() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, m := range g.members {
+		n += m.Count()
+	}
+	return n
+}
