@@ -25,29 +25,48 @@
 // A shard is a fixed partition of a key space, locked through the
 // element's own lock: an element (a value, or what a pointer element
 // points to) of an array field, or of a slice field the package only ever
-// sets to a new slice and never grows, trims or reslices, picked by an
-// index that is not a constant or a loop variable, directly or through a
-// selector such as shardFor. A lock reached through a back-pointer out of
-// an element, the guard of a growing collection (a log's segments), and a
-// lock of an object other than the container's owner are not above
-// shards.
+// sets to a new slice (made directly, or returned by a constructor such
+// as shardset.New) and never grows, trims or reslices, picked by an index
+// that is not a constant, directly or through a selector such as
+// shardFor. A selector is a function returning the element of a container
+// that its first parameter owns (or is: a method of a named slice type);
+// selectors, slice constructors and the fixed slice fields of exported
+// types are exported as facts, so a selector of another package counts
+// too. A per-key lock is the same for a map field (or a package-level
+// map): the element itself when the map holds locks (locks
+// map[string]*sync.Mutex), or the element's own lock (map[K]*entry), looked
+// up (or looked up and inserted) by key, or taken in a range over the map.
+// A lock reached through a back-pointer out of an element, the guard of a
+// growing collection (a log's segments), a named child locked under its
+// parent, and a lock of an object other than the container's owner are
+// not above shards.
 //
 // Categories:
 //
-//   - above-shards: a lock of the owner of a sharded structure (or a
-//     package-level lock) held while a shard's lock (a lock reached through
-//     an index, such as c.shards[i].mu) is taken, directly or through a
-//     callee. Reported at the acquisition of the outer lock.
+//   - above-shards: a lock of the owner of a sharded structure or of a
+//     map of per-key locks (or a package-level lock) held while a shard's
+//     or a key's lock (a lock reached through an index or a key, such as
+//     c.shards[i].mu or t.locks[k]) is taken, directly or through a
+//     callee, for one key or in a loop over every shard or key (a Len or
+//     an invalidation of the whole cache under the map-wide lock). A lock
+//     table's guard held only to look up or insert a key's lock, and
+//     released before that lock is taken, is the correct pattern and is
+//     not reported. Reported at the acquisition of the outer lock.
 //   - shard-order: two shard locks of one array or slice held at once, the
 //     second taken without the function comparing their indices (locking in
-//     index order, or ordering the pair first, is what makes it safe).
-//     Reported at the second shard's acquisition. Locking every shard in a
-//     loop, in index order, is not reported.
+//     index order, or ordering the pair first, is what makes it safe), or
+//     the locks of a map's elements taken in a range over the map and held
+//     together (map order is random: lock them in sorted key order).
+//     Reported at the second shard's acquisition, or at the acquisition in
+//     the range. Locking every shard of an array or slice in a loop, in
+//     index order, is not reported.
 //   - global-map (advisory, off unless enabled or joined with a profile):
 //     one sync.RWMutex guarding a map field of its struct, read under RLock
 //     in one place and written under Lock in another. Reported at the read
 //     and write locks' acquisitions: the static findings that explain the
-//     hotspots lockaudit profile ranks for such a cache.
+//     hotspots lockaudit profile ranks for such a cache. A shard's (or a
+//     per-key entry's) own lock over its own map is not one lock over the
+//     whole map.
 //
 // A finding is silenced by a comment on its line or the line above:
 //

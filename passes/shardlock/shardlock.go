@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,11 +25,12 @@ var doc string
 
 // Analyzer reports locks that serialise sharded work.
 var Analyzer = &analysis.Analyzer{
-	Name:     "shardlock",
-	Doc:      analyzerdoc.FromDocGo(doc, "shardlock"),
-	URL:      "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/shardlock",
-	Requires: []*analysis.Analyzer{summary.Analyzer},
-	Run:      guard.Run(run),
+	Name:      "shardlock",
+	Doc:       analyzerdoc.FromDocGo(doc, "shardlock"),
+	URL:       "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/shardlock",
+	Requires:  []*analysis.Analyzer{summary.Analyzer},
+	FactTypes: []analysis.Fact{new(selectorFact), new(freshFact), new(fixedFact)},
+	Run:       guard.Run(run),
 }
 
 func init() {
@@ -37,7 +39,7 @@ func init() {
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	c := &checker{calls: srcname.New(pass), pass: pass, res: res, rep: suppress.New(pass, "shardlock"), reported: map[token.Pos]bool{}, maps: map[mapKey]*mapUse{}}
+	c := &checker{calls: srcname.New(pass), pass: pass, res: res, rep: suppress.New(pass, "shardlock"), reported: map[token.Pos]bool{}, maps: map[mapKey]*mapUse{}, selectors: map[*ssa.Function]*selector{}, shardLocks: map[string]bool{}, above: map[token.Pos]aboveFinding{}, objects: map[string]bool{}}
 	for _, f := range res.Funcs {
 		if f.Flow == nil {
 			continue
@@ -46,27 +48,58 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.function(f)
 	}
 	*at = token.NoPos
+	c.flushAbove()
 	c.reportGlobalMaps()
+	c.exportFacts()
 	return nil, nil
 }
 
 type checker struct {
-	calls    *srcname.Calls
-	pass     *analysis.Pass
-	res      *summary.Result
-	rep      *suppress.Reporter
-	reported map[token.Pos]bool
-	maps     map[mapKey]*mapUse
+	calls     *srcname.Calls
+	pass      *analysis.Pass
+	res       *summary.Result
+	rep       *suppress.Reporter
+	reported  map[token.Pos]bool
+	maps      map[mapKey]*mapUse
+	selectors map[*ssa.Function]*selector // nil: not a selector
+	stores    map[*types.Var][]ssa.Value  // see fieldStores
+	// shardLocks holds the classes of the locks of shards and per-key
+	// entries: such a lock over its element's own map is not one lock
+	// over a whole map (global-map).
+	shardLocks map[string]bool
+	// above holds the above-shards finding of each outer lock until all
+	// functions are seen: a shard picked by key explains it better than a
+	// loop over every shard.
+	above map[token.Pos]aboveFinding
+	// objects memoises lockedByMethods, by lock class.
+	objects map[string]bool
 }
 
-// A shard is a lock taken through an index (c.shards[i].mu) or through a
-// call that returns a pointer into an indexed container (c.shardFor(k)):
-// the element's own lock, in a fixed partition (an array, or a slice built
-// once and never resized) owned by one object.
+type aboveFinding struct {
+	d    analysis.Diagnostic
+	loop bool
+}
+
+// A shard is a lock taken through an index (c.shards[i].mu), a map key
+// (t.locks[k], r.entries[k].mu) or a call that returns such an element
+// (c.shardFor(k)): the element's own lock, in a fixed partition (an
+// array, or a slice built once and never resized) or a map, owned by one
+// object.
 type shard struct {
-	owner     string    // key of the object that owns the container, such as "p0"
-	container string    // class of the container, such as "(*pkg.Cache).shards"
-	index     ssa.Value // the index, when taken directly; nil through a call
+	owner     string     // key of the object that owns the container, such as "p0"; "" if none
+	container string     // class of the container, such as "(*pkg.Cache).shards"
+	index     ssa.Value  // the index, when taken directly, by key, outside a loop; nil otherwise
+	perKey    bool       // an element of a map: a per-key lock
+	loop      bool       // taken in a loop over the elements
+	ranged    bool       // the value of a range over a map
+	field     *types.Var // the container field, when known
+}
+
+func (sh shard) noun() string {
+	if sh.perKey {
+		return "per-key lock"
+	}
+	return "shard lock"
 }
 
 // function checks the lock acquisitions and map accesses of one function,
@@ -92,13 +125,21 @@ func (c *checker) function(f *summary.Func) {
 					continue
 				}
 				id := f.Flow.IDOf(op.Recv)
+				c.shardLocks[id.Class] = true
 				if name, ok := c.calls.LockReceiver(instr.Pos()); ok {
 					id.Name = name
 				}
 				if hasEvent {
 					held := c.res.Shared(f, ev.State.MustHeld(), instr)
+					if sh.owner != "" && holdsOwner(held, sh.owner) && (c.writesOwner(f, id.Key, sh.owner) || c.replacesContainer(f, sh)) {
+						// The owner's lock guards the owner's state
+						// updated with the element's (one atomic
+						// step), or the collection it replaces.
+						held = withoutOwner(held, sh.owner)
+					}
 					c.aboveShards(id, sh, instr.Pos(), held)
 					c.shardOrder(f, id, sh, instr.Pos(), held, shards)
+					c.mapOrder(id, sh, instr.Pos(), ev.State)
 				}
 				shards[id.Key] = sh
 			case *ssa.Lookup:
@@ -117,16 +158,13 @@ func (c *checker) function(f *summary.Func) {
 // callTakesShard checks a call whose callee takes a shard's lock (its
 // summary's takes, rebased onto the arguments) against the locks held.
 func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
-	if inLoop(call.Block()) {
-		return // a loop over the elements, not one shard picked by key
-	}
 	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
 	for _, t := range takes {
 		owner, ok := elementLock(t.Lock.Key)
-		if !ok || !c.res.FixedContainer(c.containerField(t.Lock.Full)) {
+		if !ok || !c.fixed(c.containerField(t.Lock.Full)) {
 			continue
 		}
-		c.aboveShards(t.Lock, shard{owner: owner}, call.Pos(), lockstate.WithoutClasses(held, t.Outside))
+		c.aboveShards(t.Lock, shard{owner: owner, loop: inLoop(call.Block())}, call.Pos(), lockstate.WithoutClasses(held, t.Outside))
 	}
 }
 
@@ -194,10 +232,14 @@ func (c *checker) containerField(full string) *types.Var {
 	}
 	typeName := full[2:close]
 	dot := strings.LastIndexByte(typeName, '.')
-	if dot < 0 || typeName[:dot] != c.pass.Pkg.Path() {
+	if dot < 0 {
 		return nil
 	}
-	tn, ok := c.pass.Pkg.Scope().Lookup(typeName[dot+1:]).(*types.TypeName)
+	pkg := findPackage(c.pass.Pkg, typeName[:dot])
+	if pkg == nil {
+		return nil
+	}
+	tn, ok := pkg.Scope().Lookup(typeName[dot+1:]).(*types.TypeName)
 	if !ok {
 		return nil
 	}
@@ -245,100 +287,110 @@ func inLoop(b *ssa.BasicBlock) bool {
 	return false
 }
 
+// findPackage returns the package with the given path: pkg or one it
+// imports, directly or not; nil if none.
+func findPackage(pkg *types.Package, path string) *types.Package {
+	seen := map[*types.Package]bool{}
+	work := []*types.Package{pkg}
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		if p.Path() == path {
+			return p
+		}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		work = append(work, p.Imports()...)
+	}
+	return nil
+}
+
 // shardOf reports whether the lock whose address is v is a shard's lock:
-// a lock field of an element (a value, or what a pointer element points
-// to) of a fixed container field, or of the element a shard selector
-// returns.
+// the element's own lock (a lock field of an element, a value or what a
+// pointer element points to, or the element itself) of a fixed container
+// field or of a map, or of the element a selector returns.
 func (c *checker) shardOf(f *summary.Func, v ssa.Value, b *ssa.BasicBlock) (shard, bool) {
-	fa, ok := v.(*ssa.FieldAddr)
-	if !ok {
+	loop := inLoop(b)
+	if el, ok := lockElement(v); ok {
+		if _, isConst := el.index.(*ssa.Const); isConst {
+			return shard{}, false // a named slot, not a key's shard
+		}
+		if _, phi := el.index.(*ssa.Phi); phi && !loop {
+			return shard{}, false // an index chosen by branches
+		}
+		cont, owner, ok := c.container(f, el.cont, el.isMap)
+		if !ok && !el.ranged {
+			return shard{}, false
+		}
+		if el.isMap && c.lockedByMethods(v) {
+			return shard{}, false
+		}
+		sh := shard{owner: owner, container: cont, perKey: el.isMap, loop: loop || el.ranged, ranged: el.ranged, field: containerVar(el.cont)}
+		if !sh.loop {
+			sh.index = el.index
+		}
+		return sh, true
+	}
+	var call *ssa.Call
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		elem := x.X
+		if inner, ok := elem.(*ssa.FieldAddr); ok && lockstate.IsLockType(inner.Type()) {
+			elem = inner.X
+		}
+		call, _ = elem.(*ssa.Call)
+	case *ssa.Call:
+		if lockstate.IsLockType(x.Type()) {
+			call = x
+		}
+	}
+	if call == nil || len(call.Call.Args) == 0 {
 		return shard{}, false
 	}
-	elem := fa.X
-	if inner, ok := elem.(*ssa.FieldAddr); ok && lockstate.IsLockType(inner.Type()) {
-		elem = inner.X // a lock in a struct field: mu.Mutex
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return shard{}, false
 	}
-	if u, ok := elem.(*ssa.UnOp); ok && u.Op == token.MUL {
-		elem = u.X // a pointer element: shards []*shard
+	sel, ok := c.selectorOf(callee)
+	if !ok || sel.Map && c.lockedByMethods(v) {
+		return shard{}, false
 	}
-	switch x := elem.(type) {
-	case *ssa.IndexAddr:
-		if _, phi := x.Index.(*ssa.Phi); phi || inLoop(b) {
-			// A loop over the elements (or an index chosen by
-			// branches): not one shard picked by key.
-			return shard{}, false
-		}
-		if _, isConst := x.Index.(*ssa.Const); isConst {
-			return shard{}, false
-		}
-		cont, owner, ok := c.container(f, x.X)
+	sh := shard{owner: f.Flow.IDOf(call.Call.Args[0]).Key, container: sel.Container, perKey: sel.Map, loop: loop}
+	if sel.Container == "" {
+		// A method of the container itself: its owner is the
+		// argument's.
+		cont, owner, ok := c.container(f, call.Call.Args[0], sel.Map)
 		if !ok {
 			return shard{}, false
 		}
-		return shard{owner: owner, container: cont, index: x.Index}, true
-	case *ssa.Call:
-		callee := x.Call.StaticCallee()
-		if callee == nil || len(x.Call.Args) == 0 {
-			return shard{}, false
-		}
-		cont := c.shardContainer(callee)
-		if cont == "" {
-			return shard{}, false
-		}
-		return shard{owner: f.Flow.IDOf(x.Call.Args[0]).Key, container: cont}, true
+		sh.owner, sh.container, sh.field = owner, cont, containerVar(call.Call.Args[0])
 	}
-	return shard{}, false
+	return sh, true
 }
 
-// container reports whether x, the operand of an IndexAddr, is a fixed
+// container reports whether x, the container operand of an element, is a
 // container field (the field's address for an array, its loaded value for
-// a slice), and returns its class and its owner's key.
-func (c *checker) container(f *summary.Func, x ssa.Value) (class, owner string, ok bool) {
+// a slice or a map), a fixed one for an array or a slice, or a
+// package-level map, and returns its class and its owner's key.
+func (c *checker) container(f *summary.Func, x ssa.Value, isMap bool) (class, owner string, ok bool) {
 	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
 		x = u.X
 	}
-	fa, ok := x.(*ssa.FieldAddr)
-	if !ok || !c.res.FixedContainer(summary.FieldVar(fa)) {
-		return "", "", false
+	switch x := x.(type) {
+	case *ssa.FieldAddr:
+		if !isMap && !c.fixed(summary.FieldVar(x)) {
+			return "", "", false
+		}
+		return lockstate.FieldClass(x), f.Flow.IDOf(x.X).Key, true
+	case *ssa.Global:
+		if isMap {
+			id := f.Flow.IDOf(x)
+			return id.Class, id.Key, true
+		}
 	}
-	return lockstate.FieldClass(fa), f.Flow.IDOf(fa.X).Key, true
-}
-
-// shardContainer names the fixed container of the receiver that every
-// return of fn points into (a shard selector such as shardFor), or "".
-func (c *checker) shardContainer(fn *ssa.Function) string {
-	container := ""
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		if len(ret.Results) != 1 {
-			return ""
-		}
-		v := ret.Results[0]
-		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-			v = u.X // an element of []*shard
-		}
-		ia, ok := v.(*ssa.IndexAddr)
-		if !ok {
-			return ""
-		}
-		x := ia.X
-		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
-			x = u.X
-		}
-		fa, ok := x.(*ssa.FieldAddr)
-		if !ok || len(fn.Params) == 0 || !isParam(fn, fa.X, 0) || !c.res.FixedContainer(summary.FieldVar(fa)) {
-			return ""
-		}
-		name := lockstate.FieldClass(fa)
-		if container != "" && container != name {
-			return ""
-		}
-		container = name
-	}
-	return container
+	return "", "", false
 }
 
 // isParam reports whether v is fn's i'th parameter (or its captured cell).
@@ -371,21 +423,47 @@ func ownerLock(key, owner string) bool {
 // aboveShards reports the locks of the shards' owner (or package-level
 // locks) held while a shard's lock is taken.
 func (c *checker) aboveShards(id lockstate.ID, sh shard, pos token.Pos, held []lockstate.Held) {
+	if sh.owner == "" {
+		return // a range over a map no object owns: only its order matters
+	}
 	for _, h := range held {
 		if h.Key == id.Key || indexed(h.Key) || c.reported[h.Pos] {
+			continue
+		}
+		if prev, ok := c.above[h.Pos]; ok && (!prev.loop || sh.loop) {
 			continue
 		}
 		if !ownerLock(h.Key, sh.owner) && h.Root != lockstate.RootGlobal {
 			continue // another object's lock: lockorder's business
 		}
-		c.reported[h.Pos] = true
-		c.report(analysis.Diagnostic{
+		what := "shard"
+		if sh.perKey {
+			what = "key"
+		}
+		where := srcname.At(c.pass.Fset, pos)
+		if sh.loop {
+			where += ", in a loop over every " + what
+		}
+		c.above[h.Pos] = aboveFinding{loop: sh.loop, d: analysis.Diagnostic{
 			Pos:      h.Pos,
 			Category: "above-shards",
-			Message: fmt.Sprintf("%s is held above the shard lock %s (taken at %s): one lock serialises the shards again",
-				h.Name, id.Name, srcname.At(c.pass.Fset, pos)),
+			Message: fmt.Sprintf("%s is held above the %s %s (taken at %s): one lock serialises the %ss again",
+				h.Name, sh.noun(), id.Name, where, what),
 			Related: []analysis.RelatedInformation{{Pos: pos, Message: id.Name + " locked here"}},
-		})
+		}}
+	}
+}
+
+// flushAbove reports the above-shards findings, in source order.
+func (c *checker) flushAbove() {
+	pos := make([]token.Pos, 0, len(c.above))
+	for p := range c.above {
+		pos = append(pos, p)
+	}
+	slices.Sort(pos)
+	for _, p := range pos {
+		c.reported[p] = true
+		c.report(c.above[p].d)
 	}
 }
 
@@ -403,12 +481,32 @@ func (c *checker) shardOrder(f *summary.Func, id lockstate.ID, sh shard, pos tok
 		c.report(analysis.Diagnostic{
 			Pos:      pos,
 			Category: "shard-order",
-			Message: fmt.Sprintf("shard lock %s taken while %s is held, in no fixed index order (%s): two goroutines locking the same pair in opposite orders deadlock",
-				id.Name, h.Name, c.where(h)),
+			Message: fmt.Sprintf("%s %s taken while %s is held, in no fixed index order (%s): two goroutines locking the same pair in opposite orders deadlock",
+				sh.noun(), id.Name, h.Name, c.where(h)),
 			Related: []analysis.RelatedInformation{{Pos: h.Pos, Message: h.Name + " locked here"}},
 		})
 		return
 	}
+}
+
+// mapOrder reports the lock of a map's element taken in a range over the
+// map while the previous iterations' are still held (the lock is held,
+// on some path, where the loop takes it again): map order is random, so
+// two goroutines can lock the same pair in opposite orders.
+func (c *checker) mapOrder(id lockstate.ID, sh shard, pos token.Pos, st lockstate.State) {
+	if !sh.ranged {
+		return
+	}
+	if _, held := st.Lookup(id.Key); !held || c.reported[pos] {
+		return
+	}
+	c.reported[pos] = true
+	c.report(analysis.Diagnostic{
+		Pos:      pos,
+		Category: "shard-order",
+		Message: fmt.Sprintf("%s %s taken in a range over a map while the locks of earlier elements are held: map order is random, two goroutines locking the same pair in opposite orders deadlock",
+			sh.noun(), id.Name),
+	})
 }
 
 // ordered reports whether the two indices are constants in increasing
@@ -457,4 +555,184 @@ func (c *checker) report(d analysis.Diagnostic) { c.rep.Report(d) }
 
 func (c *checker) where(h lockstate.Held) string {
 	return "locked at " + srcname.At(c.pass.Fset, h.Pos)
+}
+
+// writesOwner reports whether f writes the owner's own state (a field of
+// the owner, or a map or package-level variable it holds, not an element of
+// its containers) while the element's lock, key, is held: the owner's
+// lock then guards an update of the owner made together with the
+// element's, an atomic step (a lease attached to an item in the lease's
+// set and in the lessor's index), not a lock above the elements.
+func (c *checker) writesOwner(f *summary.Func, key, owner string) bool {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			var addr ssa.Value
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				addr = instr.Addr
+			case *ssa.MapUpdate:
+				addr = instr.Map
+			case *ssa.Call:
+				if bi, ok := instr.Call.Value.(*ssa.Builtin); ok && bi.Name() == "delete" && len(instr.Call.Args) > 0 {
+					addr = instr.Call.Args[0]
+				}
+			}
+			if addr == nil {
+				continue
+			}
+			st, known := stateAt(f, instr)
+			if !known {
+				continue
+			}
+			if _, held := st.Lookup(key); !held {
+				continue
+			}
+			if ownState(f.Flow.IDOf(addr).Key, owner) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownState reports whether a key names the owner's own state: the owner
+// itself (a package-level variable) or a path of fields below it, through
+// no container.
+func ownState(key, owner string) bool {
+	rest, ok := strings.CutPrefix(key, owner)
+	return ok && (rest == "" || strings.HasPrefix(rest, ".") && !strings.ContainsAny(rest, "[]"))
+}
+
+// holdsOwner reports whether one of the owner's own locks is held.
+func holdsOwner(held []lockstate.Held, owner string) bool {
+	for _, h := range held {
+		if ownerLock(h.Key, owner) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutOwner drops the owner's own locks from held.
+func withoutOwner(held []lockstate.Held, owner string) []lockstate.Held {
+	var out []lockstate.Held
+	for _, h := range held {
+		if !ownerLock(h.Key, owner) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// containerVar returns the field a container operand loads, or nil.
+func containerVar(x ssa.Value) *types.Var {
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		x = u.X
+	}
+	if fa, ok := x.(*ssa.FieldAddr); ok {
+		if v := summary.FieldVar(fa); v != nil {
+			return v.Origin()
+		}
+	}
+	return nil
+}
+
+// replacesContainer reports whether f sets the shard's container field of
+// its owner to a new collection with one of the owner's locks held: the
+// lock is the collection's own guard, rebuilding it (a reload that
+// retires the old elements), not a lock above its elements.
+func (c *checker) replacesContainer(f *summary.Func, sh shard) bool {
+	if sh.field == nil {
+		return false
+	}
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			if v := summary.FieldVar(fa); v == nil || v.Origin() != sh.field || f.Flow.IDOf(fa.X).Key != sh.owner {
+				continue
+			}
+			if st, known := stateAt(f, instr); !known || holdsOwner(st.MustHeld(), sh.owner) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stateAt returns the locks held at instr. The dataflow records them at
+// calls, map accesses and returns (where something is held); the state
+// at another instruction is that of the next recorded kind in its block,
+// since only those change it. Known is false when the block has none
+// after instr.
+func stateAt(f *summary.Func, instr ssa.Instruction) (st lockstate.State, known bool) {
+	instrs := instr.Block().Instrs
+	i := slices.Index(instrs, instr)
+	for _, x := range instrs[i:] {
+		if ev, ok := f.Flow.EventAt(x); ok {
+			return ev.State, true
+		}
+		switch x.(type) {
+		case *ssa.Call, *ssa.MapUpdate, *ssa.Lookup, *ssa.Return:
+			return lockstate.State{}, true // recorded only when something is held
+		}
+	}
+	return lockstate.State{}, false
+}
+
+// lockedByMethods reports whether the lock whose address is v, a lock
+// field of a map's element, is one that methods of the element's type take
+// on their receiver: the element is an object with its own API (a
+// server's client connection), reached and locked by whoever holds it,
+// not a per-key lock that only the map hands out. Its owner's lock held
+// above it is a lock hierarchy (lockorder's business), not a guard put
+// back above per-key locks.
+func (c *checker) lockedByMethods(v ssa.Value) bool {
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return false // the element is a lock: a lock table
+	}
+	if inner, ok := fa.X.(*ssa.FieldAddr); ok && lockstate.IsLockType(inner.Type()) {
+		fa = inner // a lock in a struct field: mu.Mutex
+	}
+	class := lockstate.FieldClass(fa)
+	if class == "" {
+		return false
+	}
+	if v, ok := c.objects[class]; ok {
+		return v
+	}
+	c.objects[class] = false
+	elem := fa.X.Type()
+	if p, ok := elem.Underlying().(*types.Pointer); ok {
+		elem = p.Elem()
+	}
+	named, ok := types.Unalias(elem).(*types.Named)
+	if !ok {
+		return false
+	}
+	mset := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < mset.Len(); i++ {
+		m, ok := mset.At(i).Obj().(*types.Func)
+		if !ok || len(mset.At(i).Index()) != 1 {
+			continue // promoted methods lock an embedded value's locks
+		}
+		s := c.res.SummaryOfMethod(m)
+		if s == nil {
+			continue
+		}
+		for _, a := range s.Acquires {
+			if strings.TrimSuffix(a, " (read)") == class {
+				c.objects[class] = true
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -13,6 +13,6 @@ import (
 // correct twin, which must stay silent.
 func TestShardlock(t *testing.T) {
 	leveltest.ReportNotes(t)
-	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants", "segments")
+	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants", "segments", "sessions", "locktable", "shardset", "registry")
 	leveltest.Check(t, results)
 }

@@ -64,7 +64,7 @@ func (l *Log) Trim(keep int) {
 // hash.
 type Index struct {
 	mu     sync.RWMutex
-	shards []*shard
+	shards []*shard // want shards:"shardlock\\(fixed partition\\)"
 	frozen bool
 }
 

@@ -120,9 +120,9 @@ func (c *GuardedCache) PutHeld(s *Schema) {
 }
 
 // Close locks every shard in index order under the outer lock to drain
-// them: a loop over all shards, not a shard picked by key.
+// them: every Get queues behind the whole drain.
 func (c *GuardedCache) Close() {
-	c.mu.Lock()
+	c.mu.Lock() // want `c.mu is held above the shard lock c.shards\[i\].mu \(taken at tenants.go:129, in a loop over every shard\): one lock serialises the shards again`
 	defer c.mu.Unlock()
 	c.closed = true
 	for i := range c.shards {
@@ -181,11 +181,27 @@ func (c *GuardedCache) Replace(i uint64, s *Schema) {
 	}
 }
 
-// CloseAll holds the outer lock while a helper closes each shard in turn: a
-// loop over the elements, not a shard picked by key. Not a finding.
+// CloseAll holds the outer lock while a helper locks each shard in turn.
 func (c *GuardedCache) CloseAll() {
-	c.mu.Lock()
+	c.mu.Lock() // want `c.mu is held above the shard lock c.shards\[i\].mu \(taken at tenants.go:189, in a loop over every shard\): one lock serialises the shards again`
 	defer c.mu.Unlock()
+	for i := range c.shards {
+		c.putShard(uint64(i), &Schema{Tenant: "drain"})
+	}
+}
+
+// Drain is the twin of Close and CloseAll: the outer lock only sets the
+// closed flag, and each shard is drained under its own lock after it is
+// released.
+func (c *GuardedCache) Drain() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	for i := range c.shards {
+		c.shards[i].mu.Lock()
+		c.shards[i].schemas = nil
+		c.shards[i].mu.Unlock()
+	}
 	for i := range c.shards {
 		c.putShard(uint64(i), &Schema{Tenant: "drain"})
 	}
