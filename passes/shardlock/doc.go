@@ -36,10 +36,15 @@
 // map): the element itself when the map holds locks (locks
 // map[string]*sync.Mutex), or the element's own lock (map[K]*entry), looked
 // up (or looked up and inserted) by key, or taken in a range over the map.
+// A map element whose type has methods that take that lock is an object
+// with its own API (a server's client connection), not a per-key lock.
 // A lock reached through a back-pointer out of an element, the guard of a
 // growing collection (a log's segments), a named child locked under its
 // parent, and a lock of an object other than the container's owner are
-// not above shards.
+// not above shards. Nor is the owner's lock in a function that, with it
+// held, updates the owner's own state while the element's lock is held
+// (one atomic step over both) or replaces the container (a reload that
+// retires the old elements).
 //
 // Categories:
 //
