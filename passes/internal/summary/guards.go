@@ -125,12 +125,14 @@ func branchAtoms(fn *ssa.Function) []atom {
 		}
 	}
 	tests := map[atom][]*ssa.BasicBlock{}
+	visited := map[ssa.Value]int{}
 	for _, b := range fn.Blocks {
 		ifi, ok := lastInstr(b).(*ssa.If)
 		if !ok {
 			continue
 		}
-		for _, t := range condAtoms(fn, ifi.Cond, nil, 0) {
+		clear(visited)
+		for _, t := range condAtoms(fn, ifi.Cond, nil, 0, visited) {
 			if _, seen := tests[t]; !seen && len(tests) >= maxAtoms {
 				continue
 			}
@@ -182,21 +184,32 @@ const maxCondDepth = 6
 // condAtoms returns the atoms a branch condition depends on: the condition
 // itself, or the values a phi joins (ackInPlace := o.node == nil &&
 // needLock is a phi of false and needLock), or what it negates.
-func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int) []atom {
+//
+// visited records the smallest depth at which each value was taken apart:
+// a value met again no shallower adds only atoms already in out, so it is
+// skipped. Without it, phis of phis (a long chain of && and || in a test
+// function) are walked once per path, exponentially many times, up to
+// maxCondDepth; the atoms and the order of their first appearance are the
+// same either way.
+func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int, visited map[ssa.Value]int) []atom {
 	if depth > maxCondDepth {
 		return out
 	}
+	if d, ok := visited[v]; ok && d <= depth {
+		return out
+	}
+	visited[v] = depth
 	if t, _, ok := atomOf(fn, v); ok {
 		return append(out, t)
 	}
 	switch x := v.(type) {
 	case *ssa.Phi:
 		for _, e := range x.Edges {
-			out = condAtoms(fn, e, out, depth+1)
+			out = condAtoms(fn, e, out, depth+1, visited)
 		}
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			out = condAtoms(fn, x.X, out, depth+1)
+			out = condAtoms(fn, x.X, out, depth+1, visited)
 		}
 	}
 	return out
