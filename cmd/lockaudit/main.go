@@ -31,6 +31,7 @@ import (
 
 	"github.com/lockaudit/lockaudit"
 	"github.com/lockaudit/lockaudit/internal/driver"
+	"github.com/lockaudit/lockaudit/internal/memfloor/peakprof"
 )
 
 // Exit codes of the command (DESIGN §4).
@@ -47,6 +48,7 @@ func analyzers() []*analysis.Analyzer { return lockaudit.Analyzers() }
 
 func main() {
 	if driver.IsVetToolInvocation(os.Args[1:]) {
+		peakprof.Start()
 		unitchecker.Main(analyzers()...) // never returns
 	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
