@@ -145,8 +145,19 @@ var quietFuncs = map[string]bool{
 // Quiet reports whether fn never waits, whatever the functions it calls
 // can do.
 func (c *Catalog) Quiet(fn *types.Func) bool {
-	return fn != nil && quietFuncs[fn.Origin().FullName()]
+	// The bare name first: FullName builds a string, for every call
+	// site of every package.
+	return fn != nil && quietNames[fn.Name()] && quietFuncs[fn.Origin().FullName()]
 }
+
+// quietNames are the bare names of quietFuncs.
+var quietNames = func() map[string]bool {
+	m := map[string]bool{}
+	for full := range quietFuncs {
+		m[full[strings.LastIndex(full, ".")+1:]] = true
+	}
+	return m
+}()
 
 // Entries returns the catalogue's entries as sorted "name=category" strings.
 func (c *Catalog) Entries() []string {

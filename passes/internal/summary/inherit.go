@@ -74,6 +74,7 @@ func inPlaceCalls(parent, fn *ssa.Function) (calls []*ssa.Call, closure *ssa.Mak
 			}
 		}
 	}
+	var rands []*ssa.Value // reused: Operands' argument escapes
 	for _, b := range parent.Blocks {
 		for _, instr := range b.Instrs {
 			if mc, ok := instr.(*ssa.MakeClosure); ok && mc == closure {
@@ -93,8 +94,8 @@ func inPlaceCalls(parent, fn *ssa.Function) (calls []*ssa.Call, closure *ssa.Mak
 				calls = append(calls, call)
 				continue
 			}
-			var rands [8]*ssa.Value
-			for _, op := range instr.Operands(rands[:0]) {
+			rands = instr.Operands(rands[:0])
+			for _, op := range rands {
 				if op != nil && *op != nil && isFn(*op) {
 					return nil, nil, false
 				}

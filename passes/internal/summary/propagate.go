@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -79,7 +80,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 // changed.
 func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	s := a.funcs[fn].Summary
-	name := SSAFuncName(fn, nil)
+	name := &lazyName{fn: fn}
 	changed := false
 	// Callbacks are not propagated: a caller reports a call of a function
 	// that itself calls a func field (one level), but chains through
@@ -89,14 +90,14 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	for i := range l.sites {
 		st := &l.sites[i]
 		var cs *Summary
-		var calleeName string
+		var calleeName *lazyName
 		if st.callee != nil {
 			callee := a.declared(st.callee)
 			cs = a.summary(callee)
-			calleeName = SSAFuncName(callee, nil)
+			calleeName = &lazyName{fn: callee}
 		} else {
 			cs = a.summaryOfObj(st.method)
-			calleeName = FuncName(st.method, nil)
+			calleeName = &lazyName{obj: st.method}
 		}
 		if cs != nil && st.seen == cs.version+1 {
 			// The callee has not changed since this site was last
@@ -134,9 +135,9 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 			}
 			if !a.quiet {
 				if kind, m, inner, ok := a.ioBlocking(arg); ok {
-					r := &Reason{Kind: kind, Chain: []string{name, calleeName, m}, Released: st.released, When: st.when}
+					r := &Reason{Kind: kind, Chain: []string{name.get(), calleeName.get(), m}, Released: st.released, When: st.when}
 					if inner != nil {
-						r = inner.extend(calleeName).extend(name)
+						r = inner.extend(calleeName.get()).extend(name.get())
 						r.Released, r.When = st.released, st.when
 					}
 					if s.addBlock(r) {
@@ -159,9 +160,29 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 	return changed
 }
 
+// A lazyName is the name of a function (fn, or else obj) for reasons
+// chains, rendered on first use: combine runs again at every change of a
+// callee's summary, and most runs add no reason.
+type lazyName struct {
+	fn   *ssa.Function
+	obj  *types.Func
+	name string
+}
+
+func (n *lazyName) get() string {
+	if n.name == "" {
+		if n.fn != nil {
+			n.name = SSAFuncName(n.fn, nil)
+		} else {
+			n.name = FuncName(n.obj, nil)
+		}
+	}
+	return n.name
+}
+
 // combineFuncArgs folds into s, the summary of fn, what the func values fn
 // passes to a callee that calls them do, and reports whether s changed.
-func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeName string, cs *Summary, st site) bool {
+func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeName *lazyName, cs *Summary, st site) bool {
 	if len(cs.CallsParams) == 0 {
 		return false
 	}
@@ -187,7 +208,7 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 				changed = true
 			}
 		}
-		r := &Reason{Kind: "callback", Chain: []string{name, calleeName, "func value " + ValueName(arg)}}
+		r := &Reason{Kind: "callback", Chain: []string{name.get(), calleeName.get(), "func value " + ValueName(arg)}}
 		if o.Supplied == "" {
 			if o.Unknown == "" {
 				continue
@@ -204,7 +225,7 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 
 // mergeBlocks folds into s, the summary of fn, the block reasons and lock
 // classes of a callee c called at st, and reports whether s changed.
-func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name string, c *Summary, st site) bool {
+func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *Summary, st site) bool {
 	if c == nil {
 		return false
 	}
@@ -217,7 +238,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name string, c *Sum
 		if !ok {
 			continue // cannot happen with these arguments
 		}
-		r := b.extend(name)
+		r := b.extend(name.get())
 		r.When = append(slices.Clip(st.when), when...)
 		r.Guarded = r.Guarded || dropped
 		// The caller's own locks released around this call are
