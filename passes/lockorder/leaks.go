@@ -67,7 +67,7 @@ func (c *checker) leaks(f *summary.Func) {
 			}
 		}
 	}
-	if len(keys) == 0 || c.leakContract(f.Fn) {
+	if len(keys) == 0 || c.leakContract(f.Fn) || releasesInRangeFunc(f.Fn) {
 		return
 	}
 	unlocks := c.unlockSites(f)
@@ -86,8 +86,8 @@ func (c *checker) leaks(f *summary.Func) {
 				e.released = append(e.released, ret)
 			}
 		}
-		if len(e.released) == 0 || c.explainedByResults(f, e) {
-			continue
+		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0]) {
+			continue // an object no other goroutine has seen yet cannot be locked again by one
 		}
 		name := c.lockName(e.first.ID, e.first.Pos)
 		e.first.Name = name
@@ -330,4 +330,26 @@ func closingBrace(fn *ssa.Function) token.Pos {
 		return s.Body.Rbrace
 	}
 	return fn.Pos()
+}
+
+// releasesInRangeFunc reports whether a range-over-func loop body of fn
+// releases a lock: the body is a closure, and the engine does not carry
+// its releases back to the returns of fn that the body's return
+// statements become, so fn's exits cannot be judged.
+func releasesInRangeFunc(fn *ssa.Function) bool {
+	for _, af := range fn.AnonFuncs {
+		if af.Synthetic == "range-over-func yield" {
+			for _, b := range af.Blocks {
+				for _, instr := range b.Instrs {
+					if call, ok := instr.(*ssa.Call); ok && lockstate.OpOf(call.Common()).Kind == lockstate.Release {
+						return true
+					}
+				}
+			}
+		}
+		if releasesInRangeFunc(af) {
+			return true
+		}
+	}
+	return false
 }

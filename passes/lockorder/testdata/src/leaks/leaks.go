@@ -178,3 +178,39 @@ func (t *Ticker) Schedule(d time.Duration) {
 		t.fired++
 	})
 }
+
+// Routes is a routing table keyed by subject tokens.
+type Routes struct {
+	mu    sync.Mutex
+	table map[string]int
+}
+
+// Insert validates the tokens in a range-over-func loop and unlocks on the
+// way out of it: every return releases the lock.
+func (r *Routes) Insert(tokens func(func(string) bool), id int) error {
+	r.mu.Lock()
+	for tok := range tokens {
+		if tok == "" {
+			r.mu.Unlock()
+			return errors.New("empty token")
+		}
+		r.table[tok] = id
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// newRoutes builds a table under its lock; on error the table is dropped
+// before anyone else has seen it, so the lock it keeps matters to nobody.
+func newRoutes(seed map[string]int) (*Routes, error) {
+	r := &Routes{table: map[string]int{}}
+	r.mu.Lock()
+	for tok, id := range seed {
+		if tok == "" {
+			return nil, errors.New("empty token")
+		}
+		r.table[tok] = id
+	}
+	r.mu.Unlock()
+	return r, nil
+}
