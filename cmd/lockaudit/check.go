@@ -321,7 +321,9 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		if c.opts.diff {
 			out.WriteString(fr.Diff)
 			// Findings without an applicable fix do not appear in a diff.
-			(&report.Report{Findings: fr.Unfixed, Paths: res.Paths}).WriteText(stderr)
+			// Best effort, like any diagnostic on stderr: the diff on
+			// stdout is the output.
+			_ = (&report.Report{Findings: fr.Unfixed, Paths: res.Paths}).WriteText(stderr)
 		} else {
 			rep.Findings = fr.Unfixed
 			if c.opts.writeBaseline == "" {

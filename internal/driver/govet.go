@@ -84,7 +84,7 @@ func runVet(ctx context.Context, env goEnv, tool string, flags, pkgs []string, p
 	go func() {
 		defer wg.Done()
 		diags, jsonErr, decErr = parseVetJSON(pr)
-		io.Copy(io.Discard, pr) // drain after a decoding error
+		_, _ = io.Copy(io.Discard, pr) // drain after a decoding error; a read error here has nothing left to report
 	}()
 	var stderr bytes.Buffer
 	runErr := runGoCommand(ctx, env, pw, &stderr, args...)

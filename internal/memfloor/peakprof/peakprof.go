@@ -37,8 +37,10 @@ func Start() {
 			if v := sample[0].Value.Uint64(); v > peak+peak/32 {
 				peak = v
 				if f, err := os.Create(path); err == nil {
-					pprof.Lookup("heap").WriteTo(f, 0)
-					f.Close()
+					// A debugging aid: a profile that fails to write is
+					// simply missing, the analysis goes on.
+					_ = pprof.Lookup("heap").WriteTo(f, 0)
+					_ = f.Close()
 				}
 			}
 		}
