@@ -87,7 +87,15 @@ func BuildReport(c *Collection, opts ReportOptions) *Report {
 	attributeHolding(r.Hotspots, merged[CPU], newDeclIndex())
 	r.Waits, r.traces, r.TraceCapped = c.waitSites(paths)
 	if opts.Top > 0 && len(r.Waits) > opts.Top {
-		r.Waits = r.Waits[:opts.Top]
+		// A writer convoy is what the table is for: a site that has one
+		// stays in it below the top.
+		kept := r.Waits[:opts.Top:opts.Top]
+		for _, w := range r.Waits[opts.Top:] {
+			if w.Convoy != nil {
+				kept = append(kept, w)
+			}
+		}
+		r.Waits = kept
 	}
 	joinWaits(r.Waits, opts.Findings)
 	r.charts = tailCharts(c.benchResults())

@@ -190,3 +190,22 @@ func TestPercentile(t *testing.T) {
 		t.Errorf("p50 of none = %d", got)
 	}
 }
+
+// TestTopKeepsConvoys: -top cuts the waits table, but never a site with a
+// writer convoy.
+func TestTopKeepsConvoys(t *testing.T) {
+	set, _, err := parseTrace(bytes.NewReader(convoyTrace(t)), DefaultMaxTraceBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCollection()
+	c.addWaits("trace", set, false)
+	rep := BuildReport(c, ReportOptions{Top: 1})
+	convoy := false
+	for _, w := range rep.Waits {
+		convoy = convoy || w.Convoy != nil
+	}
+	if !convoy || len(rep.Waits) > 2 {
+		t.Errorf("waits with -top 1 = %d sites, convoy kept %v", len(rep.Waits), convoy)
+	}
+}
