@@ -2,11 +2,11 @@ package profiler
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockaudit/lockaudit/internal/testfile"
 )
 
 // testModule writes a module with a contended package, a package without
@@ -156,13 +156,7 @@ func writeModule(t *testing.T, files map[string]string) string {
 	dir := t.TempDir()
 	files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
 	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
+		testfile.Write(t, dir, name, src)
 	}
 	return dir
 }

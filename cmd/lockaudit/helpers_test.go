@@ -1,9 +1,7 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-	"testing"
+	"github.com/lockaudit/lockaudit/internal/testfile"
 
 	"github.com/lockaudit/lockaudit/internal/driver"
 	"github.com/lockaudit/lockaudit/internal/fix/fixtest"
@@ -12,17 +10,7 @@ import (
 )
 
 // writeFile writes content to dir/name and returns the absolute name.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	abs := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+var writeFile = testfile.Write
 
 // The end-to-end tests read the SARIF report with internal/report's
 // sariftest, and its constants from internal/report.

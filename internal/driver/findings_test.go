@@ -2,10 +2,10 @@ package driver
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/testfile"
 
 	"github.com/lockaudit/lockaudit"
 	"github.com/lockaudit/lockaudit/internal/report"
@@ -33,17 +33,7 @@ func TestParsePosn(t *testing.T) {
 }
 
 // writeFile writes content to dir/name and returns the absolute name.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	abs := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+var writeFile = testfile.Write
 
 // lineOf returns the 1-based line of the first line of src containing s.
 func lineOf(t *testing.T, src, s string) int {

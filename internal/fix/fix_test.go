@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockaudit/lockaudit/internal/testfile"
+
 	"github.com/lockaudit/lockaudit/internal/report"
 )
 
@@ -20,14 +22,7 @@ func F() {
 `
 
 // writeFile writes content to dir/name and returns the absolute name.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	abs := filepath.Join(dir, name)
-	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+var writeFile = testfile.Write
 
 // edit returns an edit replacing the first occurrence of old in the file.
 func edit(t *testing.T, abs, content, old, new string) report.Edit {

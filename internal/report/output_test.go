@@ -3,11 +3,11 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/testfile"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -20,17 +20,7 @@ import (
 const sarifDescriptionMax = 1024
 
 // writeFile writes content to dir/name and returns the absolute name.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	abs := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+var writeFile = testfile.Write
 
 // sampleReport returns a report with one finding (with a related location
 // and a fix) in a file with a multi-byte character before the finding, and

@@ -4,20 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lockaudit/lockaudit/internal/testfile"
 )
 
 // writeFile writes content to dir/name and returns the absolute name.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	abs := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, []byte(content), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+var writeFile = testfile.Write
 
 func TestPaths(t *testing.T) {
 	root := t.TempDir()
