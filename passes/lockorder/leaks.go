@@ -82,7 +82,7 @@ func (c *checker) leaks(f *summary.Func) {
 			if slices.Contains(e.held, ret) || slices.Contains(e.released, ret) || heldAt(f, ret, key) {
 				continue
 			}
-			if slices.ContainsFunc(unlocks[key], func(u ssa.Instruction) bool { return reaches(u, ret) }) {
+			if slices.ContainsFunc(unlocks[key], func(u ssa.Instruction) bool { return summary.Precedes(u, ret) }) {
 				e.released = append(e.released, ret)
 			}
 		}
@@ -285,31 +285,6 @@ func resultKind(v ssa.Value) string {
 		}
 	}
 	return ""
-}
-
-// reaches reports whether instruction x can run before instruction y:
-// earlier in y's block, or in a block from which y's block is reachable.
-func reaches(x, y ssa.Instruction) bool {
-	bx, by := x.Block(), y.Block()
-	if bx == by {
-		return slices.Index(bx.Instrs, x) < slices.Index(by.Instrs, y)
-	}
-	seen := map[*ssa.BasicBlock]bool{bx: true}
-	work := []*ssa.BasicBlock{bx}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, s := range b.Succs {
-			if s == by {
-				return true
-			}
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return false
 }
 
 func lastInstr(b *ssa.BasicBlock) ssa.Instruction {

@@ -61,7 +61,7 @@ func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
 // counting instruction skip.
 func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
 	for _, esc := range a.escapes(obj) {
-		if esc != skip && precedes(esc, at) {
+		if esc != skip && Precedes(esc, at) {
 			return true
 		}
 	}
@@ -397,7 +397,7 @@ func cellValueAt(cell *ssa.Alloc, at ssa.Instruction) ssa.Value {
 	}
 	var stored ssa.Value
 	for _, ref := range *cell.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell && precedes(st, at) {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell && Precedes(st, at) {
 			if stored != nil {
 				return nil
 			}
@@ -449,10 +449,10 @@ func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {
 	return -1
 }
 
-// precedes reports whether instruction x can run before instruction y in
+// Precedes reports whether instruction x can run before instruction y in
 // their function: earlier in y's block, or in a block from which y's block
 // can be reached.
-func precedes(x, y ssa.Instruction) bool {
+func Precedes(x, y ssa.Instruction) bool {
 	bx, by := x.Block(), y.Block()
 	if bx == nil || by == nil {
 		return true
