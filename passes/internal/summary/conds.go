@@ -16,7 +16,10 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		// c.cond.L = x, or the L field of a composite literal.
 		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
-			lock := a.lockClassOf(flow.Fn, st.Val, 0)
+			lock := a.lockerWrapperClass(funcs, flows, st.Val)
+			if lock == "" {
+				lock = a.lockClassOf(flow.Fn, st.Val, 0)
+			}
 			if lock == "" {
 				return
 			}
@@ -73,6 +76,69 @@ func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string 
 			return ""
 		}
 		class = c
+	}
+	return class
+}
+
+// lockerWrapperClass returns, for an L that is a Locker of the package's
+// own (a type whose Unlock releases one lock of its receiver and may do
+// more, such as re-checking a condition), the class of the lock its Unlock
+// releases: waiting on the Cond releases that lock. A lock the wrapper
+// reaches through a pointer field is the one the package stores there
+// (c.mu = &f.Mutex). It returns "" when v is not such a wrapper.
+func (a *analyzer) lockerWrapperClass(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result, v ssa.Value) string {
+	t := unbox(v).Type()
+	if n := namedPointee(t); n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == "sync" {
+		return ""
+	}
+	sel := a.pkg.Prog.MethodSets.MethodSet(t).Lookup(a.pass.Pkg, "Unlock")
+	if sel == nil {
+		return ""
+	}
+	unlock := a.pkg.Prog.MethodValue(sel)
+	if unlock == nil || unlock.Pkg != a.pkg || flows[unlock] == nil {
+		return ""
+	}
+	class := ""
+	for _, e := range flows[unlock].Exit {
+		if !e.Release || e.Returned || len(e.When) > 0 || e.Lock.Root != lockstate.RootParam || e.Lock.RootIndex != 0 || e.Lock.Class == "" {
+			continue
+		}
+		if class != "" && class != e.Lock.Class {
+			return "" // it releases two locks
+		}
+		class = e.Lock.Class
+	}
+	if class == "" {
+		return ""
+	}
+	if stored := a.storedLockClass(funcs, flows, class); stored != "" {
+		return stored
+	}
+	return class
+}
+
+// storedLockClass returns, for a field class of pointer-to-lock type, the
+// one lock class the package stores into it, or "".
+func (a *analyzer) storedLockClass(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result, field string) string {
+	class, open := "", false
+	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
+		if open || flow.IDOf(st.Addr).Class != field {
+			return
+		}
+		if _, ptr := st.Val.Type().Underlying().(*types.Pointer); !ptr {
+			open = true // the lock is the field itself
+			return
+		}
+		c := a.lockClassOf(flow.Fn, st.Val, 0)
+		if c == "" || class != "" && c != class {
+			open = true
+			return
+		}
+		class = c
+	})
+	if open {
+		return ""
 	}
 	return class
 }
