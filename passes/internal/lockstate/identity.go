@@ -293,8 +293,9 @@ func FieldClass(fa *ssa.FieldAddr) string {
 }
 
 // CellValue returns the value a variable cell holds when the cell is
-// written exactly once, by a store of a parameter or a free variable (a
-// captured parameter), and otherwise only read or captured. It returns nil
+// written exactly once, by a store of a parameter, a free variable (a
+// captured parameter) or an address below one (see stableAddr), and
+// otherwise only read or captured. It returns nil
 // for cells of lock values, which are the lock itself.
 func CellValue(alloc *ssa.Alloc) ssa.Value {
 	var val ssa.Value
@@ -315,9 +316,29 @@ func CellValue(alloc *ssa.Alloc) ssa.Value {
 			return nil
 		}
 	}
-	switch val.(type) {
-	case *ssa.Parameter, *ssa.FreeVar:
+	if stableAddr(val, 0) {
 		return val
 	}
 	return nil
+}
+
+// stableAddr reports whether v names the same object wherever the function
+// reads it: a parameter, a free variable, a package variable, or the
+// address of a field (or constant index) below one of those, such as
+// f := &w.flusher kept in a variable a deferred closure captures.
+func stableAddr(v ssa.Value, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return true
+	case *ssa.FieldAddr:
+		return stableAddr(v.X, depth+1)
+	case *ssa.IndexAddr:
+		_, isConst := v.Index.(*ssa.Const)
+		_, isArray := v.X.Type().Underlying().(*types.Pointer)
+		return isConst && isArray && stableAddr(v.X, depth+1)
+	}
+	return false
 }
