@@ -96,6 +96,9 @@ type analyzer struct {
 	nonLeaking     map[*ssa.Function][]bool
 	flowsInto      map[*ssa.Function][][]int
 	unsharedParams map[*ssa.Function][]bool
+	// freshResults flags the functions whose pointer result is always an
+	// object they allocate (a constructor).
+	freshResults map[*ssa.Function]bool
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

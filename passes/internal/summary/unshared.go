@@ -119,10 +119,11 @@ func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link)
 				if r.Val != v {
 					continue
 				}
-				if cell, ok := r.Addr.(*ssa.Alloc); ok && localCell(cell) {
+				if cell, ok := r.Addr.(*ssa.Alloc); ok && isCell(cell) {
 					// Held in a local variable (a named result, a
 					// parameter spilled for a closure): its loads may
-					// be the object.
+					// be the object, and it escapes wherever the
+					// variable does (closures capturing it).
 					cells[cell] = true
 					visit(cell)
 					continue
@@ -131,6 +132,10 @@ func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link)
 				case *ssa.Alloc:
 					if root.Parent() == r.Parent() && !isCell(root) {
 						continue // into an object allocated here
+					}
+				case *ssa.Call:
+					if a.freshResults[a.declared(StaticCallee(root.Common()))] {
+						continue // into an object a constructor has just made
 					}
 				case *ssa.Parameter:
 					if seen[root] {
@@ -148,16 +153,27 @@ func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link)
 			case *ssa.ChangeType, *ssa.Convert, *ssa.Phi:
 				visit(r.(ssa.Value))
 			case *ssa.MakeClosure:
+				// A closure or method value that captures the object
+				// (d.commitApply) holds it: it escapes where the closure
+				// does.
 				if !calledInPlace(r) {
-					out = append(out, ref)
+					visit(r)
 				}
 			case *ssa.Call:
-				if !a.keeps(r.Common(), v) {
+				ok, linked := a.keeps(r.Common(), r.Parent(), v, seen)
+				if !ok {
 					out = append(out, ref)
 				}
+				for _, p := range linked {
+					into = append(into, link{ref, p})
+				}
 			case *ssa.Defer:
-				if !a.keeps(r.Common(), v) {
+				ok, linked := a.keeps(r.Common(), r.Parent(), v, seen)
+				if !ok {
 					out = append(out, ref)
+				}
+				for _, p := range linked {
+					into = append(into, link{ref, p})
 				}
 			default:
 				out = append(out, ref) // go statements, sends, maps, interfaces, ...
@@ -182,8 +198,8 @@ func objectRoot(addr ssa.Value) ssa.Value {
 				return addr
 			}
 			if cell, ok := x.X.(*ssa.Alloc); ok && isCell(cell) {
-				if v := lockstate.CellValue(cell); v != nil {
-					return v // a parameter spilled for a closure
+				if v := setOnce(cell); v != nil {
+					return v // a variable set once, such as one a closure captures
 				}
 			}
 			addr = x.X
@@ -194,18 +210,27 @@ func objectRoot(addr ssa.Value) ssa.Value {
 	return addr
 }
 
-// keeps reports whether a call passes v only to parameters of a function of
-// the package that does not let them escape.
-func (a *analyzer) keeps(c *ssa.CallCommon, v ssa.Value) bool {
-	if c.IsInvoke() || c.Value == v {
-		return false
+// keeps reports whether a call in fn passes v only to parameters of a
+// function of the package that does not let them escape, or only calls v, a
+// closure holding the object. object holds the values known to be the
+// object (or to hold it): linking v into one of them is no escape. Links
+// into the objects of fn's own parameters are returned, by parameter index.
+func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, object map[ssa.Value]bool) (ok bool, linked []int) {
+	if c.Value == v {
+		// A call of a closure or func value that holds the object: it
+		// runs on this goroutine.
+		_, isFunc := v.Type().Underlying().(*types.Signature)
+		return isFunc && !argOf(c, v), nil
+	}
+	if c.IsInvoke() {
+		return false, nil
 	}
 	callee := StaticCallee(c)
 	if callee == nil {
-		return false
+		return false, nil
 	}
 	if op := lockstate.OpOf(c); op.Kind != lockstate.NoOp {
-		return true
+		return true, nil
 	}
 	decl := a.declared(callee)
 	nonLeaking, into := a.nonLeaking[decl], a.flowsInto[decl]
@@ -214,24 +239,45 @@ func (a *analyzer) keeps(c *ssa.CallCommon, v ssa.Value) bool {
 			continue
 		}
 		if i >= len(nonLeaking) || !nonLeaking[i] {
-			return false
+			return false, nil
 		}
 		if i >= len(into) {
 			continue
 		}
 		for _, j := range into[i] {
 			// Linked into the object passed as argument j: fine if
-			// that is v itself or an object the caller allocated.
+			// that is v itself, part of the object, or an object the
+			// caller allocated; a link into a parameter's object is
+			// the caller's link.
 			if j >= len(c.Args) {
-				return false
+				return false, nil
 			}
 			w := c.Args[j]
-			if alloc, ok := w.(*ssa.Alloc); w != v && (!ok || isCell(alloc)) {
-				return false
+			root := objectRoot(w)
+			if w == v || object[root] {
+				continue
+			}
+			if p, ok := root.(*ssa.Parameter); ok && fn != nil {
+				if k := indexOf(fn.Params, p); k >= 0 {
+					linked = append(linked, k)
+					continue
+				}
+			}
+			if alloc, ok := w.(*ssa.Alloc); !ok || isCell(alloc) {
+				return false, nil
 			}
 		}
 	}
-	return true
+	return true, linked
+}
+
+func argOf(c *ssa.CallCommon, v ssa.Value) bool {
+	for _, arg := range c.Args {
+		if arg == v {
+			return true
+		}
+	}
+	return false
 }
 
 // calledInPlace reports whether the closure mc is only ever called or
@@ -266,12 +312,13 @@ func calledInPlace(mc *ssa.MakeClosure) bool {
 // handed unshared) and has not let escape before the call. Both are
 // greatest fixpoints: assumptions are dropped until none is contradicted.
 func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
+	a.freshResults = freshResults(funcs)
 	a.nonLeaking = map[*ssa.Function][]bool{}
 	for _, fn := range funcs {
 		if fn.Parent() != nil || len(fn.Blocks) == 0 {
 			continue
 		}
-		if flags := pointerParams(fn); flags != nil {
+		if flags := escapableParams(fn); flags != nil {
 			a.nonLeaking[fn] = flags
 		}
 	}
@@ -339,6 +386,22 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 
 // pointerParams flags fn's pointer parameters, or returns nil if it has
 // none.
+// escapableParams flags the parameters that can carry an object out of a
+// call: pointers, and func values (a method value or closure holding it).
+func escapableParams(fn *ssa.Function) []bool {
+	var flags []bool
+	for i, p := range fn.Params {
+		switch p.Type().Underlying().(type) {
+		case *types.Pointer, *types.Signature:
+			if flags == nil {
+				flags = make([]bool, len(fn.Params))
+			}
+			flags[i] = true
+		}
+	}
+	return flags
+}
+
 func pointerParams(fn *ssa.Function) []bool {
 	var flags []bool
 	for i, p := range fn.Params {
@@ -410,8 +473,11 @@ func cellValueAt(cell *ssa.Alloc, at ssa.Instruction) ssa.Value {
 // isCell reports whether alloc is a variable holding a pointer, not an
 // object.
 func isCell(alloc *ssa.Alloc) bool {
-	_, cell := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer)
-	return cell
+	switch alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(type) {
+	case *types.Pointer, *types.Signature:
+		return true // a variable holding a pointer or a func value
+	}
+	return false
 }
 
 // localCell reports whether the variable cell is only stored to and read
@@ -482,4 +548,74 @@ func Precedes(x, y ssa.Instruction) bool {
 		work = append(work, b.Succs...)
 	}
 	return false
+}
+
+// freshResults flags the functions of funcs with one pointer result that is
+// always an object they allocate, or the result of another such function:
+// storing into what they return is storing into a new object.
+func freshResults(funcs []*ssa.Function) map[*ssa.Function]bool {
+	fresh := map[*ssa.Function]bool{}
+	var cands []*ssa.Function
+	for _, fn := range funcs {
+		if res := fn.Signature.Results(); res.Len() == 1 && len(fn.Blocks) > 0 {
+			if _, ok := res.At(0).Type().Underlying().(*types.Pointer); ok {
+				cands = append(cands, fn)
+			}
+		}
+	}
+	isFresh := func(v ssa.Value) bool {
+		switch v := v.(type) {
+		case *ssa.Alloc:
+			return v.Heap && !isCell(v)
+		case *ssa.Call:
+			callee := StaticCallee(v.Common())
+			return callee != nil && fresh[callee]
+		}
+		return false
+	}
+	// A least fixpoint: a constructor is fresh once every return is.
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range cands {
+			if fresh[fn] {
+				continue
+			}
+			all, any := true, false
+			for _, b := range fn.Blocks {
+				if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+					any = true
+					if !isFresh(ret.Results[0]) {
+						all = false
+					}
+				}
+			}
+			if all && any {
+				fresh[fn], changed = true, true
+			}
+		}
+	}
+	return fresh
+}
+
+// setOnce returns the value of the one store into cell, if the cell is
+// otherwise only read or captured (no address of it is handed out).
+func setOnce(cell *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != cell || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure, *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return val
 }
