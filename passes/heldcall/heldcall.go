@@ -50,8 +50,8 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall"), calls: srcname.New(pass)}
 	c.rep.SkipTests = !reportTests
 	for _, f := range res.Funcs {
-		if f.Flow == nil {
-			continue
+		if f.Flow == nil || res.Unreachable(f.Fn) {
+			continue // a method nothing can call holds nothing
 		}
 		*at = f.Fn.Pos()
 		for _, ev := range f.Flow.Events {

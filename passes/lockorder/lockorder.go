@@ -40,8 +40,8 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder"), calls: srcname.New(pass), readOnly: readOnlyLocks(pass.Pkg, res)}
 	for _, f := range res.Funcs {
-		if f.Flow == nil {
-			continue
+		if f.Flow == nil || res.Unreachable(f.Fn) {
+			continue // a method nothing can call takes no locks
 		}
 		*at = f.Fn.Pos()
 		c.fn = f
