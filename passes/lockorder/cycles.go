@@ -13,13 +13,16 @@ import (
 	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
-// An edge records that lock class to.Full was taken while from was held.
+// An edge records that lock to was taken while from was held. fromClass
+// and toClass are their order classes (orderClass), which join the edges
+// into cycles.
 type edge struct {
-	from   lockstate.Held
-	to     lockstate.ID
-	toMode lockstate.Mode
-	pos    token.Pos
-	via    string
+	from               lockstate.Held
+	to                 lockstate.ID
+	fromClass, toClass string
+	toMode             lockstate.Mode
+	pos                token.Pos
+	via                string
 	// related is set when the two instances are tied to each other (see
 	// related); otherwise the edge is known only between their classes.
 	related bool
@@ -32,7 +35,7 @@ func (c *checker) reportCycles() {
 	type pair struct{ a, b string }
 	byPair := map[pair][]edge{}
 	for _, e := range c.edges {
-		k := pair{e.from.Full, e.to.Full}
+		k := pair{e.fromClass, e.toClass}
 		byPair[k] = append(byPair[k], e)
 	}
 	reported := map[token.Pos]bool{}

@@ -3,7 +3,9 @@ package lockorder
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -80,6 +82,9 @@ type checker struct {
 	// readOnly holds the classes of locks that no writer can take, whose
 	// recursive read locks cannot deadlock (readers.go).
 	readOnly map[string]bool
+	// orderClasses memoises orderClass, packages findPackage.
+	orderClasses map[string]string
+	packages     map[string]*types.Package
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
@@ -128,9 +133,10 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
 	for _, t := range takes {
 		c.root = nil
-		for _, arg := range call.Call.Args {
-			if k := f.Flow.IDOf(arg).Key; strings.HasPrefix(t.Lock.Key, k) {
+		for i, arg := range call.Call.Args {
+			if root := f.Flow.IDOf(arg); under(t.Lock.Key, root.Key) {
 				c.root = arg // the argument the callee's lock hangs off
+				t.Lock.Name = c.argLockName(call, i, root, t.Lock)
 			}
 		}
 		if c.check(call.Pos(), name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
@@ -168,11 +174,13 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 	if id.Full == "" {
 		return false
 	}
+	to := c.orderClass(id)
 	for _, h := range held {
-		if h.Full == "" || h.Full == id.Full || c.res.Unshared(c.fn, h.ID, c.at) {
+		from := c.orderClass(h.ID)
+		if from == "" || from == to || c.res.Unshared(c.fn, h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
-		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via, related: c.related(h, id)})
+		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, related: c.related(h, id)})
 	}
 	return false
 }
@@ -267,6 +275,43 @@ func (c *checker) lockName(id lockstate.ID, lockPos token.Pos) string {
 		return name
 	}
 	return id.Name
+}
+
+// under reports whether the lock key is root's or a lock below it.
+func under(key, root string) bool {
+	rest, ok := strings.CutPrefix(key, root)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}
+
+// argLockName names a callee's lock that hangs off the call's i'th
+// argument: a local with no name in SSA (a range variable, a call result)
+// is named as the call writes the argument.
+func (c *checker) argLockName(call *ssa.Call, i int, root, l lockstate.ID) string {
+	if root.Root != lockstate.RootValue && root.Root != lockstate.RootLocal {
+		return l.Name
+	}
+	ce := c.calls.At(call.Pos())
+	if ce == nil {
+		return l.Name
+	}
+	var arg ast.Expr
+	if callee := call.Call.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
+		// A method call: the receiver is written before the selector.
+		if i == 0 {
+			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+				arg = sel.X
+			}
+		} else if i-1 < len(ce.Args) {
+			arg = ce.Args[i-1]
+		}
+	} else if i < len(ce.Args) {
+		arg = ce.Args[i]
+	}
+	suffix, ok := strings.CutPrefix(l.Name, root.Name)
+	if arg == nil || !ok {
+		return l.Name
+	}
+	return types.ExprString(arg) + suffix
 }
 
 func (c *checker) where(h lockstate.Held) string {
