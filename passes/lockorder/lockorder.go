@@ -82,6 +82,12 @@ type checker struct {
 	// readOnly holds the classes of locks that no writer can take, whose
 	// recursive read locks cannot deadlock (readers.go).
 	readOnly map[string]bool
+	// call is the call being checked when a callee takes the lock.
+	call *ssa.CallCommon
+	// chains memoises takenIn.
+	chains map[chainKey][]site
+	// files holds the file set's files by name (posOf).
+	files map[string]*token.File
 	// orderClasses memoises orderClass, packages findPackage.
 	orderClasses map[string]string
 	packages     map[string]*types.Package
@@ -111,7 +117,7 @@ func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 
 // acquisitions checks the locks a call takes against the locks held.
 func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
-	c.at = call
+	c.at, c.call = call, nil
 	op := lockstate.OpOf(call.Common())
 	if op.Kind == lockstate.Acquire {
 		id := f.Flow.IDOf(op.Recv)
@@ -131,6 +137,7 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 		return
 	}
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
+	c.call = call.Common()
 	for _, t := range takes {
 		c.root = nil
 		for i, arg := range call.Call.Args {
@@ -180,7 +187,8 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		if from == "" || from == to || c.res.Unshared(c.fn, h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
-		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, related: c.related(h, id)})
+		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, related: c.related(h, id),
+			flow: c.fn.Flow, call: c.call})
 	}
 	return false
 }
