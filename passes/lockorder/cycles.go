@@ -139,13 +139,21 @@ func opposite(e edge, back []edge) (edge, bool) {
 // related reports whether the lock being taken (id, hanging off c.root when
 // known) is tied to the held lock h as an instance, not only by class: both
 // hang off the same variable, parameter or receiver, one is a package-level
-// lock (a single instance), or id's object is an element of a container of
-// h's object (a store's lock, then each of its replicas').
+// lock (a single instance), or one's object is an element of a container of
+// the other's object (a store's lock, then each of its replicas'; a
+// registry's lock and one of its per-key locks).
 func (c *checker) related(h lockstate.Held, id lockstate.ID) bool {
 	if h.Root == lockstate.RootGlobal || id.Root == lockstate.RootGlobal {
 		return true
 	}
 	if rootKey(h.Key) == rootKey(id.Key) {
+		return true
+	}
+	// A key's lock and the lock of the registry whose map holds it.
+	if kl, ok := c.keys[id.Key]; ok && rootKey(c.fn.Flow.IDOf(kl.owner).Key) == rootKey(h.Key) {
+		return true
+	}
+	if kl, ok := c.keys[h.Key]; ok && rootKey(c.fn.Flow.IDOf(kl.owner).Key) == rootKey(id.Key) {
 		return true
 	}
 	return c.root != nil && c.elementOf(c.root, rootKey(h.Key))

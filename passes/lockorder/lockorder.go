@@ -48,6 +48,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		*at = f.Fn.Pos()
 		c.fn = f
 		c.goReleased = c.releasedByGoroutines(f)
+		c.keys = c.keyLocks(f)
 		c.leaks(f)
 		for _, ev := range f.Flow.Events {
 			call, ok := ev.Instr.(*ssa.Call)
@@ -82,6 +83,10 @@ type checker struct {
 	// readOnly holds the classes of locks that no writer can take, whose
 	// recursive read locks cannot deadlock (readers.go).
 	readOnly map[string]bool
+	// keys holds the current function's per-key locks (keylocks.go),
+	// returned memoises returnedElem.
+	keys     map[string]keyLock
+	returned map[returnKey]returned
 	// call is the call being checked when a callee takes the lock.
 	call *ssa.CallCommon
 	// chains memoises takenIn.
@@ -159,7 +164,9 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 	held = slices.Clone(held)
 	for i := range held {
 		held[i].Name = c.lockName(held[i].ID, held[i].Pos)
+		held[i].ID = c.withKeyClass(held[i].ID)
 	}
+	id = c.withKeyClass(id)
 	for _, h := range held {
 		if h.Key != id.Key || c.goReleased[h.Key] {
 			continue
@@ -283,6 +290,18 @@ func (c *checker) lockName(id lockstate.ID, lockPos token.Pos) string {
 		return name
 	}
 	return id.Name
+}
+
+// withKeyClass gives a per-key lock with no class of its own the class of
+// its container's elements.
+func (c *checker) withKeyClass(id lockstate.ID) lockstate.ID {
+	if id.Full != "" {
+		return id
+	}
+	if kl, ok := c.keys[id.Key]; ok {
+		id.Class, id.Full = kl.class, kl.class
+	}
+	return id
 }
 
 // under reports whether the lock key is root's or a lock below it.

@@ -105,5 +105,21 @@ func TestOrderCycleRelated(t *testing.T) {
 			"pool.go:31: p.mu locked here (opposite order)",
 			"pool.go:34: p.conns[i].mu then locked here",
 		},
-	}, "replicas", "clusters", "connpool", "connhandler")
+		// A registry's lock and its per-key locks.
+		"keylocks.go:38": {
+			"keylocks.go:32: r.mu locked here",
+			"keylocks.go:61: l locked here (opposite order)",
+			"keylocks.go:64: r.mu then locked here",
+		},
+		"keylocks.go:64": {
+			"keylocks.go:61: l locked here",
+			"keylocks.go:32: r.mu locked here (opposite order)",
+			"keylocks.go:38: l then locked here",
+		},
+		"keylocks.go:88": {
+			"keylocks.go:86: l locked here",
+			"keylocks.go:32: r.mu locked here (opposite order)",
+			"keylocks.go:38: l then locked here",
+		},
+	}, "replicas", "clusters", "connpool", "connhandler", "keylocks")
 }
