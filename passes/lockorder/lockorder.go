@@ -182,6 +182,9 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		c.report(pos, category, fmt.Sprintf("%s %s while held (%s)", h.Name, how, c.where(h)), h)
 		return true
 	}
+	if via != "" && c.readAgainByClass(pos, via, id, mode, held) {
+		return true
+	}
 	if via == "" && c.sameClass(pos, id, mode, held) {
 		return true
 	}

@@ -130,7 +130,7 @@ func (c *checker) reportPackageCycles(reported map[int]bool) {
 			e.to.Name, how, e.from.Name, c.where(e.from), b.Where, shortClass(b.To), shortClass(b.From))
 		sites := c.edgePath(e, c.chain(e), false)
 		for _, st := range b.Path {
-			sites = append(sites, site{c.posOf(st.File, st.Line, st.Col), st.Msg})
+			sites = append(sites, site{pos: c.posOf(st.File, st.Line, st.Col), msg: st.Msg})
 		}
 		if e.related && b.Related {
 			c.reportCycle(e, msg, sites, confidence.Warning, "")

@@ -19,10 +19,12 @@ import (
 // that takes it, memoised by function and lock: each function is scanned
 // at most once per lock it takes.
 
-// A site is a related location: a position and what happens there.
+// A site is a related location: a position and what happens there, and
+// for a site of a call chain, the function it is in.
 type site struct {
 	pos token.Pos
 	msg string
+	fn  *ssa.Function
 }
 
 // chainKey identifies a lock taken by a function, named in its frame.
@@ -40,13 +42,13 @@ func (c *checker) edgePath(e edge, chain []site, opposite bool) []site {
 	if opposite {
 		first += " (opposite order)"
 	}
-	out := []site{{e.from.Pos, first}}
+	out := []site{{pos: e.from.Pos, msg: first}}
 	if opposite {
 		msg := e.to.Name + " then locked here"
 		if e.via != "" {
 			msg = e.to.Name + " then locked via " + e.via + " here"
 		}
-		out = append(out, site{e.pos, msg})
+		out = append(out, site{pos: e.pos, msg: msg})
 	}
 	return append(out, chain...)
 }
@@ -56,6 +58,7 @@ func relatedInfo(sites []site) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
 	seen := map[site]bool{}
 	for _, s := range sites {
+		s.fn = nil
 		if !s.pos.IsValid() || seen[s] {
 			continue
 		}
@@ -130,7 +133,7 @@ func (c *checker) takenIn(g *summary.Func, key string, depth int) []site {
 			switch op.Kind {
 			case lockstate.Acquire:
 				if id := g.Flow.IDOf(op.Recv); id.Key == key && out == nil {
-					out = []site{{call.Pos(), c.lockName(id, call.Pos()) + " locked here, in " + name}}
+					out = []site{{call.Pos(), c.lockName(id, call.Pos()) + " locked here, in " + name, g.Fn}}
 				}
 			case lockstate.NoOp:
 				calls = append(calls, call)
@@ -145,7 +148,7 @@ func (c *checker) takenIn(g *summary.Func, key string, depth int) []site {
 			}
 			if rest := c.takenIn(h, k, depth+1); rest != nil {
 				callee := strings.TrimPrefix(summary.SSAFuncName(h.Fn, nil), c.pass.Pkg.Name()+".")
-				out = append([]site{{call.Pos(), "calls " + callee + " here"}}, rest...)
+				out = append([]site{{call.Pos(), "calls " + callee + " here", g.Fn}}, rest...)
 				break
 			}
 		}

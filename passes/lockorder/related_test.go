@@ -123,3 +123,21 @@ func TestOrderCycleRelated(t *testing.T) {
 		},
 	}, "replicas", "clusters", "connpool", "connhandler", "keylocks")
 }
+
+// A read lock of the held lock's class through another type's method names
+// the held lock and the calls down to the second read lock.
+func TestReentryByClassRelated(t *testing.T) {
+	checkRelated(t, "rlock-reentry", relatedWant{
+		"inventory.go:52": {
+			"inventory.go:50: s.mu locked here",
+			"inventory.go:42: calls (*Store).Qty here",
+			"inventory.go:33: s.mu locked here, in (*Store).Qty",
+		},
+		"inventory.go:72": {
+			"inventory.go:70: s.mu locked here",
+			"inventory.go:65: calls (*Index).total here",
+			"inventory.go:42: calls (*Store).Qty here",
+			"inventory.go:33: s.mu locked here, in (*Store).Qty",
+		},
+	}, "inventory")
+}
