@@ -144,6 +144,12 @@ func (c *checker) takenIn(g *summary.Func, key string, depth int) []site {
 		for _, call := range calls {
 			h, k, ok := c.calleeTake(g.Flow, call.Common(), key)
 			if !ok {
+				if callee := c.externalTake(g.Flow, call.Common(), key); callee != "" {
+					// Another package's function takes it: the chain
+					// ends at the call.
+					out = []site{{call.Pos(), "calls " + callee + " here", g.Fn}}
+					break
+				}
 				continue
 			}
 			if rest := c.takenIn(h, k, depth+1); rest != nil {
@@ -155,4 +161,21 @@ func (c *checker) takenIn(g *summary.Func, key string, depth int) []site {
 	}
 	c.chains[ck] = out
 	return out
+}
+
+// externalTake returns the name of the callee of a call when it is a
+// function of another package that takes the lock the caller names key,
+// or "".
+func (c *checker) externalTake(flow *lockstate.Result, common *ssa.CallCommon, key string) string {
+	callee := summary.StaticCallee(common)
+	if callee == nil || callee.Pkg == c.res.Pkg || c.res.Func(callee) != nil {
+		return ""
+	}
+	_, takes := c.res.CallEffects(flow, common, summary.Takes)
+	for _, t := range takes {
+		if t.Lock.Key == key {
+			return summary.SSAFuncName(callee, c.pass.Pkg)
+		}
+	}
+	return ""
 }
