@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
@@ -13,16 +14,33 @@ import (
 	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
-// An edge records that lock class to.Full was taken while from was held.
+// An edge records that lock to was taken while from was held. fromClass
+// and toClass are their order classes (orderClass), which join the edges
+// into cycles.
 type edge struct {
-	from   lockstate.Held
-	to     lockstate.ID
-	toMode lockstate.Mode
-	pos    token.Pos
-	via    string
+	from               lockstate.Held
+	to                 lockstate.ID
+	fromClass, toClass string
+	toMode             lockstate.Mode
+	pos                token.Pos
+	via                string
 	// related is set when the two instances are tied to each other (see
 	// related); otherwise the edge is known only between their classes.
 	related bool
+	// flow and call are, when a callee takes the second lock, the lock
+	// state of the function and the call, to find the chain down to the
+	// acquisition (callChain).
+	flow *lockstate.Result
+	call *ssa.CallCommon
+}
+
+// chain returns the calls from e's call down to its second lock's
+// acquisition, if a callee takes it.
+func (c *checker) chain(e edge) []site {
+	if e.call == nil {
+		return nil
+	}
+	return c.callChain(e.flow, e.call, e.to.Key)
 }
 
 // reportCycles reports each acquisition that, with another one elsewhere in
@@ -32,7 +50,7 @@ func (c *checker) reportCycles() {
 	type pair struct{ a, b string }
 	byPair := map[pair][]edge{}
 	for _, e := range c.edges {
-		k := pair{e.from.Full, e.to.Full}
+		k := pair{e.fromClass, e.toClass}
 		byPair[k] = append(byPair[k], e)
 	}
 	reported := map[token.Pos]bool{}
@@ -72,16 +90,29 @@ func (c *checker) reportCycles() {
 			if e.related && other.related {
 				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
 					e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))
-				c.report(e.pos, "order-cycle", msg, e.from)
+				c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Warning, "")
 				continue
 			}
 			// Known only between the classes: the instances may be
 			// disjoint (two groups of clients), so it is plausible.
 			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order takes %s while holding %s at %s: lock-order inversion",
 				e.to.Name, how, e.from.Name, c.where(e.from), other.to.Name, other.from.Name, srcname.At(c.pass.Fset, other.pos))
-			c.reportLevel(e.pos, "order-cycle", msg, e.from, confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
+			c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
 		}
 	}
+}
+
+// cyclePaths returns the related locations of a cycle reported at e, with
+// other its opposite edge: both paths.
+func (c *checker) cyclePaths(e, other edge) []site {
+	return append(c.edgePath(e, c.chain(e), false), c.edgePath(other, c.chain(other), true)...)
+}
+
+// reportCycle reports an order-cycle at e's acquisition with the given
+// related locations, the first of which is e's first lock.
+func (c *checker) reportCycle(e edge, msg string, sites []site, l confidence.Level, why string) {
+	d := analysis.Diagnostic{Pos: e.pos, Category: "order-cycle", Message: msg, Related: relatedInfo(sites)}
+	c.rep.ReportLevel(d, l, why)
 }
 
 // opposite finds an edge of back that, with e, can deadlock: the two are
@@ -108,13 +139,21 @@ func opposite(e edge, back []edge) (edge, bool) {
 // related reports whether the lock being taken (id, hanging off c.root when
 // known) is tied to the held lock h as an instance, not only by class: both
 // hang off the same variable, parameter or receiver, one is a package-level
-// lock (a single instance), or id's object is an element of a container of
-// h's object (a store's lock, then each of its replicas').
+// lock (a single instance), or one's object is an element of a container of
+// the other's object (a store's lock, then each of its replicas'; a
+// registry's lock and one of its per-key locks).
 func (c *checker) related(h lockstate.Held, id lockstate.ID) bool {
 	if h.Root == lockstate.RootGlobal || id.Root == lockstate.RootGlobal {
 		return true
 	}
 	if rootKey(h.Key) == rootKey(id.Key) {
+		return true
+	}
+	// A key's lock and the lock of the registry whose map holds it.
+	if kl, ok := c.keys[id.Key]; ok && rootKey(c.fn.Flow.IDOf(kl.owner).Key) == rootKey(h.Key) {
+		return true
+	}
+	if kl, ok := c.keys[h.Key]; ok && rootKey(c.fn.Flow.IDOf(kl.owner).Key) == rootKey(id.Key) {
 		return true
 	}
 	return c.root != nil && c.elementOf(c.root, rootKey(h.Key))

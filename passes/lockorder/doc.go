@@ -32,13 +32,28 @@
 //     as soon as a writer waits between the two, since a waiting writer
 //     blocks new readers. An unexported RWMutex field that its package
 //     only ever read-locks, and whose address it hands nowhere else, has
-//     no writer, so its recursive read locks are not reported;
+//     no writer, so its recursive read locks are not reported. A call that
+//     read-locks another lock of the held lock's class, through a method
+//     of another type than the lock's owner (a store that asks its index,
+//     which reads through its own store pointer), is a note: only the
+//     class is known, but in practice it is the same instance. A parent
+//     and its child, reached by the owner's own methods, are not reported;
 //   - order-cycle: two locks taken in opposite orders in two places of the
 //     package (A then B here, B then A there), at least one of them for
 //     writing: two goroutines running both deadlock. Each package also
 //     exports its lock-order edges between classes (a fact), so a package
 //     whose edge closes a cycle with an edge of a package it imports
-//     reports it, as a note naming the other package's acquisition;
+//     reports it, naming the other package's acquisition. The finding
+//     carries both paths as related locations: for each edge, where the
+//     first lock was taken, where the second was (or the call that leads
+//     to it) and the calls down to the acquisition in the callee (up to
+//     the first call into another package), the other package's half
+//     included. A lock reached through a pointer is its object's own
+//     (a replica's r.store.hbMu is the hbMu its store's methods take as
+//     s.hbMu), and a per-key lock looked up in a map field (l, ok :=
+//     r.locks[key], created on a miss, or returned by a helper) is an
+//     element of that map: a registry's lock taken under a key's lock,
+//     and a key's lock under the registry's, form a cycle;
 //   - same-class: two instances of one lock class, hanging off two
 //     parameters, taken one while the other is held, when the function
 //     never orders the two (a.id < b.id): transfer(a, b) beside
@@ -80,8 +95,10 @@
 //
 // An order-cycle is a warning when the instances along it are tied to each
 // other: the same variable, parameter or receiver, a package-level lock, or
-// an element of the other lock's object's container. A cycle known only
-// between the lock classes (a client's lock, then another client's
+// an element of the other lock's object's container (a store and its
+// replicas, a registry and its per-key locks), in this package and, for a
+// cycle across packages, in the other package's half too. A cycle known
+// only between the lock classes (a client's lock, then another client's
 // server's) may join disjoint instances: it is a note naming both
 // instances. -severity note reports notes too.
 // TryLock never deadlocks and is ignored. Instances of one class reached

@@ -3,7 +3,9 @@ package lockorder
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -46,6 +48,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		*at = f.Fn.Pos()
 		c.fn = f
 		c.goReleased = c.releasedByGoroutines(f)
+		c.keys = c.keyLocks(f)
 		c.leaks(f)
 		for _, ev := range f.Flow.Events {
 			call, ok := ev.Instr.(*ssa.Call)
@@ -80,6 +83,19 @@ type checker struct {
 	// readOnly holds the classes of locks that no writer can take, whose
 	// recursive read locks cannot deadlock (readers.go).
 	readOnly map[string]bool
+	// keys holds the current function's per-key locks (keylocks.go),
+	// returned memoises returnedElem.
+	keys     map[string]keyLock
+	returned map[returnKey]returned
+	// call is the call being checked when a callee takes the lock.
+	call *ssa.CallCommon
+	// chains memoises takenIn.
+	chains map[chainKey][]site
+	// files holds the file set's files by name (posOf).
+	files map[string]*token.File
+	// orderClasses memoises orderClass, packages findPackage.
+	orderClasses map[string]string
+	packages     map[string]*types.Package
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
@@ -106,7 +122,7 @@ func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 
 // acquisitions checks the locks a call takes against the locks held.
 func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
-	c.at = call
+	c.at, c.call = call, nil
 	op := lockstate.OpOf(call.Common())
 	if op.Kind == lockstate.Acquire {
 		id := f.Flow.IDOf(op.Recv)
@@ -126,11 +142,13 @@ func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate
 		return
 	}
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
+	c.call = call.Common()
 	for _, t := range takes {
 		c.root = nil
-		for _, arg := range call.Call.Args {
-			if k := f.Flow.IDOf(arg).Key; strings.HasPrefix(t.Lock.Key, k) {
+		for i, arg := range call.Call.Args {
+			if root := f.Flow.IDOf(arg); under(t.Lock.Key, root.Key) {
 				c.root = arg // the argument the callee's lock hangs off
+				t.Lock.Name = c.argLockName(call, i, root, t.Lock)
 			}
 		}
 		if c.check(call.Pos(), name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
@@ -146,7 +164,9 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 	held = slices.Clone(held)
 	for i := range held {
 		held[i].Name = c.lockName(held[i].ID, held[i].Pos)
+		held[i].ID = c.withKeyClass(held[i].ID)
 	}
+	id = c.withKeyClass(id)
 	for _, h := range held {
 		if h.Key != id.Key || c.goReleased[h.Key] {
 			continue
@@ -162,17 +182,23 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		c.report(pos, category, fmt.Sprintf("%s %s while held (%s)", h.Name, how, c.where(h)), h)
 		return true
 	}
+	if via != "" && c.readAgainByClass(pos, via, id, mode, held) {
+		return true
+	}
 	if via == "" && c.sameClass(pos, id, mode, held) {
 		return true
 	}
 	if id.Full == "" {
 		return false
 	}
+	to := c.orderClass(id)
 	for _, h := range held {
-		if h.Full == "" || h.Full == id.Full || c.res.Unshared(c.fn, h.ID, c.at) {
+		from := c.orderClass(h.ID)
+		if from == "" || from == to || c.res.Unshared(c.fn, h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
-		c.edges = append(c.edges, edge{from: h, to: id, toMode: mode, pos: pos, via: via, related: c.related(h, id)})
+		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, related: c.related(h, id),
+			flow: c.fn.Flow, call: c.call})
 	}
 	return false
 }
@@ -267,6 +293,55 @@ func (c *checker) lockName(id lockstate.ID, lockPos token.Pos) string {
 		return name
 	}
 	return id.Name
+}
+
+// withKeyClass gives a per-key lock with no class of its own the class of
+// its container's elements.
+func (c *checker) withKeyClass(id lockstate.ID) lockstate.ID {
+	if id.Full != "" {
+		return id
+	}
+	if kl, ok := c.keys[id.Key]; ok {
+		id.Class, id.Full = kl.class, kl.class
+	}
+	return id
+}
+
+// under reports whether the lock key is root's or a lock below it.
+func under(key, root string) bool {
+	rest, ok := strings.CutPrefix(key, root)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}
+
+// argLockName names a callee's lock that hangs off the call's i'th
+// argument: a local with no name in SSA (a range variable, a call result)
+// is named as the call writes the argument.
+func (c *checker) argLockName(call *ssa.Call, i int, root, l lockstate.ID) string {
+	if root.Root != lockstate.RootValue && root.Root != lockstate.RootLocal {
+		return l.Name
+	}
+	ce := c.calls.At(call.Pos())
+	if ce == nil {
+		return l.Name
+	}
+	var arg ast.Expr
+	if callee := call.Call.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
+		// A method call: the receiver is written before the selector.
+		if i == 0 {
+			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+				arg = sel.X
+			}
+		} else if i-1 < len(ce.Args) {
+			arg = ce.Args[i-1]
+		}
+	} else if i < len(ce.Args) {
+		arg = ce.Args[i]
+	}
+	suffix, ok := strings.CutPrefix(l.Name, root.Name)
+	if arg == nil || !ok {
+		return l.Name
+	}
+	return types.ExprString(arg) + suffix
 }
 
 func (c *checker) where(h lockstate.Held) string {

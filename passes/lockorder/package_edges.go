@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	"fmt"
+	"go/token"
 	"regexp"
 	"sort"
 
@@ -29,6 +30,29 @@ type classEdge struct {
 	From, To         string
 	FromRead, ToRead bool
 	Where            string // "file.go:12", where To was taken
+	// Related is set when the two instances are tied to each other (see
+	// related): a cycle of related edges is a warning across packages too.
+	Related bool
+	// Path is the edge's path for a finding's related locations: where
+	// From was taken, where To was (or the call leading to it) and the
+	// calls down to the acquisition.
+	Path []pathSite
+}
+
+// A pathSite is a site of an edge's path, with its position written out:
+// token positions do not cross packages.
+type pathSite struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+// edgeKey identifies a classEdge without its path.
+type edgeKey struct {
+	From, To         string
+	FromRead, ToRead bool
+	Where            string
+	Related          bool
 }
 
 // AFact marks orderFact as an analysis fact.
@@ -38,23 +62,29 @@ func (f *orderFact) String() string { return fmt.Sprintf("%d lock-order edges", 
 
 // exportEdges exports the package's class-level edges.
 func (c *checker) exportEdges() {
-	seen := map[classEdge]bool{}
+	seen := map[edgeKey]bool{}
 	var out []classEdge
 	for _, e := range c.edges {
 		if e.from.Class == "" || e.to.Class == "" || e.from.Class == e.to.Class {
 			continue
 		}
 		ce := classEdge{From: e.from.Class, To: e.to.Class, FromRead: e.from.Mode == lockstate.Read, ToRead: e.toMode == lockstate.Read,
-			Where: c.pass.Pkg.Path() + " " + srcname.At(c.pass.Fset, e.pos)}
-		if !seen[ce] {
-			seen[ce] = true
-			out = append(out, ce)
+			Where: c.pass.Pkg.Path() + " " + srcname.At(c.pass.Fset, e.pos), Related: e.related}
+		k := edgeKey{ce.From, ce.To, ce.FromRead, ce.ToRead, ce.Where, ce.Related}
+		if seen[k] {
+			continue
 		}
+		seen[k] = true
+		for _, st := range c.edgePath(e, c.chain(e), true) {
+			p := c.pass.Fset.Position(st.pos)
+			ce.Path = append(ce.Path, pathSite{File: p.Filename, Line: p.Line, Col: p.Column, Msg: st.msg})
+		}
+		out = append(out, ce)
 	}
 	if len(out) == 0 {
 		return
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Where < out[j].Where })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Where < out[j].Where })
 	c.pass.ExportPackageFact(&orderFact{Edges: out})
 }
 
@@ -87,21 +117,86 @@ func (c *checker) reportPackageCycles(reported map[int]bool) {
 		if e.from.Class == "" || e.to.Class == "" || e.from.Class == e.to.Class || reported[int(e.pos)] {
 			continue
 		}
-		for _, b := range imported[[2]string{e.to.Class, e.from.Class}] {
-			if e.from.Mode == lockstate.Read && e.toMode == lockstate.Read && b.FromRead && b.ToRead {
-				continue // readers alone do not deadlock
-			}
-			reported[int(e.pos)] = true
-			how := "locked"
-			if e.via != "" {
-				how = "locked through call of " + e.via
-			}
-			msg := fmt.Sprintf("%s %s while holding %s (%s); package %s takes %s while holding %s: lock-order inversion across packages",
-				e.to.Name, how, e.from.Name, c.where(e.from), b.Where, shortClass(b.To), shortClass(b.From))
-			c.reportLevel(e.pos, "order-cycle", msg, e.from, confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
-			break
+		b, ok := oppositeImported(e, imported[[2]string{e.to.Class, e.from.Class}])
+		if !ok {
+			continue
+		}
+		reported[int(e.pos)] = true
+		how := "locked"
+		if e.via != "" {
+			how = "locked through call of " + e.via
+		}
+		msg := fmt.Sprintf("%s %s while holding %s (%s); package %s takes %s while holding %s: lock-order inversion across packages",
+			e.to.Name, how, e.from.Name, c.where(e.from), b.Where, shortClass(b.To), shortClass(b.From))
+		sites := c.edgePath(e, c.chain(e), false)
+		for _, st := range b.Path {
+			sites = append(sites, site{pos: c.posOf(st.File, st.Line, st.Col), msg: st.Msg})
+		}
+		if e.related && b.Related {
+			c.reportCycle(e, msg, sites, confidence.Warning, "")
+			continue
+		}
+		c.reportCycle(e, msg, sites, confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
+	}
+}
+
+// oppositeImported finds an imported edge that, with e, can deadlock: not
+// both reads. A related edge is preferred.
+func oppositeImported(e edge, back []classEdge) (classEdge, bool) {
+	var found classEdge
+	ok := false
+	for _, b := range back {
+		if e.from.Mode == lockstate.Read && e.toMode == lockstate.Read && b.FromRead && b.ToRead {
+			continue // readers alone do not deadlock
+		}
+		if !ok || (b.Related && !found.Related) {
+			found, ok = b, true
 		}
 	}
+	return found, ok
+}
+
+// posOf returns a position for line and column of a file of another
+// package: the file as the file set holds it (parsed, or as export data
+// describes it), or else a stand-in file with that name, so that the
+// position prints as the file's line and column.
+func (c *checker) posOf(file string, line, col int) token.Pos {
+	if file == "" || line <= 0 {
+		return token.NoPos
+	}
+	if c.files == nil {
+		c.files = map[string]*token.File{}
+		c.pass.Fset.Iterate(func(f *token.File) bool {
+			if o := c.files[f.Name()]; o == nil || f.LineCount() > o.LineCount() {
+				c.files[f.Name()] = f
+			}
+			return true
+		})
+	}
+	f := c.files[file]
+	if f == nil || f.LineCount() < line {
+		// Lines of a fixed width, as many as the line needs.
+		const width = 1 << 10
+		f = c.pass.Fset.AddFile(file, -1, (line+1)*width)
+		lines := make([]int, line+1)
+		for i := range lines {
+			lines[i] = i * width
+		}
+		f.SetLines(lines)
+		c.files[file] = f
+	}
+	start := f.LineStart(line)
+	end := token.Pos(f.Base() + f.Size())
+	if line < f.LineCount() {
+		end = f.LineStart(line + 1)
+	}
+	if col < 1 {
+		col = 1
+	}
+	if p := start + token.Pos(col-1); p < end {
+		return p
+	}
+	return start
 }
 
 // shortClass drops the package path from a lock class:

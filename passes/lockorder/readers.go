@@ -1,12 +1,77 @@
 package lockorder
 
 import (
+	"fmt"
+	"go/token"
 	"go/types"
+	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/internal/confidence"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
+
+// readAgainByClass reports a read lock, taken through the call of via,
+// of a lock of the class of a lock the caller holds for reading, when the
+// two instances differ as far as the paths say (s.mu held, the callee
+// read-locks s.index.store.mu) and a method of another type than the
+// lock's owner is on the way: an index, a cache or a view that reaches
+// back to its owner, most often the very instance the caller holds. Only
+// the class is known, so it is a note. A parent and its child (methods of
+// the owner's type all the way) have their own order and are left alone,
+// as are classes no writer can take. It reports whether it reported.
+func (c *checker) readAgainByClass(pos token.Pos, via string, id lockstate.ID, mode lockstate.Mode, held []lockstate.Held) bool {
+	if mode != lockstate.Read || id.Class == "" || c.call == nil {
+		return false
+	}
+	for _, h := range held {
+		if h.Mode != lockstate.Read || h.Class != id.Class || h.Key == id.Key || c.goReleased[h.Key] || c.readOnly[h.Class] {
+			continue
+		}
+		chain := c.callChain(c.fn.Flow, c.call, id.Key)
+		other := c.otherType(h.Class, chain)
+		if other == "" {
+			continue
+		}
+		how := ""
+		if other != via {
+			how = " through " + other
+		}
+		msg := fmt.Sprintf("%s read-locked again through call of %s, which read-locks %s, a lock of its class,%s while held (%s)",
+			h.Name, via, id.Name, how, c.where(h))
+		sites := append([]site{{pos: h.Pos, msg: h.Name + " locked here"}}, chain...)
+		d := analysis.Diagnostic{Pos: pos, Category: "rlock-reentry", Message: msg, Related: relatedInfo(sites)}
+		c.rep.ReportLevel(d, confidence.Note, "the instance read-locked again is known only by its class")
+		return true
+	}
+	return false
+}
+
+// otherType returns the first function on the way to the acquisition (the
+// call's callee, then chain's functions) that is a method of a type other
+// than the owner of the lock class, or "".
+func (c *checker) otherType(class string, chain []site) string {
+	fns := []*ssa.Function{summary.StaticCallee(c.call)}
+	for _, s := range chain {
+		fns = append(fns, s.fn)
+	}
+	for _, fn := range fns {
+		if fn == nil {
+			continue
+		}
+		recv := recvNamed(fn)
+		if recv == nil || recv.Pkg() == nil {
+			continue
+		}
+		if !strings.HasPrefix(class, "(*"+recv.Pkg().Path()+"."+recv.Name()+").") {
+			return strings.TrimPrefix(summary.SSAFuncName(fn, nil), c.pass.Pkg.Name()+".")
+		}
+	}
+	return ""
+}
 
 // readOnlyLocks returns the classes of the package's RWMutex fields that
 // no writer can take: unexported fields of the package's own struct types
