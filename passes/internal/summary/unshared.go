@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"slices"
 	"go/token"
 	"go/types"
 
@@ -234,6 +235,11 @@ func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, objec
 	}
 	decl := a.declared(callee)
 	nonLeaking, into := a.nonLeaking[decl], a.flowsInto[decl]
+	if nonLeaking == nil && callee.Pkg != a.pkg {
+		// Another package's function: a func value it calls is a visitor
+		// run in place (a tree's IterFast, a Range), not kept.
+		return a.visitorArg(c, callee, v), nil
+	}
 	for i, arg := range c.Args {
 		if arg != v {
 			continue
@@ -269,6 +275,25 @@ func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, objec
 		}
 	}
 	return true, linked
+}
+
+// visitorArg reports whether every argument v of the call of callee, of
+// another package, is a func value that callee calls (its summary's
+// CallsParams).
+func (a *analyzer) visitorArg(c *ssa.CallCommon, callee *ssa.Function, v ssa.Value) bool {
+	if _, isFunc := v.Type().Underlying().(*types.Signature); !isFunc {
+		return false
+	}
+	s := a.res.SummaryOf(callee)
+	if s == nil {
+		return false
+	}
+	for i, arg := range c.Args { // the receiver, if any, is argument 0, as in CallsParams
+		if arg == v && !slices.Contains(s.CallsParams, i) {
+			return false
+		}
+	}
+	return true
 }
 
 func argOf(c *ssa.CallCommon, v ssa.Value) bool {
@@ -481,8 +506,8 @@ func isCell(alloc *ssa.Alloc) bool {
 }
 
 // localCell reports whether the variable cell is only stored to and read
-// from, or captured by closures only ever called in place: its value
-// cannot change behind the function's back.
+// from, or captured by closures only ever called in place or that only read
+// it: its value cannot change behind the function's back.
 func localCell(cell *ssa.Alloc) bool {
 	for _, ref := range *cell.Referrers() {
 		switch r := ref.(type) {
@@ -496,11 +521,37 @@ func localCell(cell *ssa.Alloc) bool {
 			}
 		case *ssa.DebugRef:
 		case *ssa.MakeClosure:
-			if !calledInPlace(r) {
+			if !calledInPlace(r) && !onlyReads(r, cell) {
 				return false
 			}
 		default:
 			return false // its address taken
+		}
+	}
+	return true
+}
+
+// onlyReads reports whether the closure mc only reads the variable cell it
+// captures (a visitor that uses the object), never assigns it.
+func onlyReads(mc *ssa.MakeClosure, cell *ssa.Alloc) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != ssa.Value(cell) || i >= len(fn.FreeVars) {
+			continue
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch r := ref.(type) {
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false // assigned, or its address handed on
+			}
 		}
 	}
 	return true
