@@ -17,7 +17,7 @@ import (
 )
 
 // Analyzer computes function summaries and lock state for lockaudit's
-// analyzers. It exports a FuncFact for each package-level function or method
+// analyzers. It exports a FuncFact for each exported function or method
 // whose summary is not empty.
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockfacts",
@@ -163,13 +163,18 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		a.inherit(fn)
 	}
 
-	// 4. Export the summaries that other packages can call.
+	// 4. Export the summaries that other packages can call: those of
+	// exported functions and of exported methods, of any type (an
+	// unexported type's methods are reachable through interfaces and
+	// embedding). Other packages cannot name the rest, and unitchecker
+	// re-exports every method fact of every dependency, so facts of
+	// unexported methods would only cost memory in each importer.
 	for _, fn := range ssainfo.SrcFuncs {
 		if fn.Parent() != nil {
 			continue
 		}
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || obj == nil {
+		if !ok || obj == nil || !obj.Exported() {
 			continue
 		}
 		s := *a.funcs[fn].Summary

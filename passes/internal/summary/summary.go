@@ -225,7 +225,7 @@ func (s *Summary) addTake(t lockstate.Effect) bool {
 // maxAcquires bounds the lock classes kept in a summary.
 const maxAcquires = 16
 
-// FuncFact is a Summary exported for a package-level function or method.
+// FuncFact is a Summary exported for an exported function or method.
 type FuncFact struct{ Summary }
 
 // AFact marks FuncFact as an analysis fact.
