@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -225,12 +226,22 @@ func (a *analyzer) summary(fn *ssa.Function) *Summary {
 	if s, ok := a.external[obj]; ok {
 		return s
 	}
-	var fact FuncFact
-	var s *Summary
-	if a.pass.ImportObjectFact(obj, &fact) {
-		s = &fact.Summary
-	}
+	s := a.importSummary(obj)
 	a.external[obj] = s
+	return s
+}
+
+// importSummary returns the summary another package exported for obj, or
+// nil.
+func (a *analyzer) importSummary(obj *types.Func) *Summary {
+	var fact FuncFact
+	if !a.pass.ImportObjectFact(obj, &fact) {
+		return nil
+	}
+	s, err := fact.decoded()
+	if err != nil {
+		panic(fmt.Sprintf("fact of %s: %v", obj.FullName(), err))
+	}
 	return s
 }
 

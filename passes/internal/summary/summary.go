@@ -225,13 +225,22 @@ func (s *Summary) addTake(t lockstate.Effect) bool {
 // maxAcquires bounds the lock classes kept in a summary.
 const maxAcquires = 16
 
-// FuncFact is a Summary exported for an exported function or method.
-type FuncFact struct{ Summary }
+// FuncFact is a Summary exported for an exported function or method. It
+// crosses vetx files in a compact form (factcodec.go), decoded on first
+// use: read a fact another package exported through decoded.
+type FuncFact struct {
+	Summary
+	raw []byte // the encoded summary, when not decoded yet
+}
 
 // AFact marks FuncFact as an analysis fact.
 func (*FuncFact) AFact() {}
 
-func (f *FuncFact) String() string {
+func (ff *FuncFact) String() string {
+	f, err := ff.decoded()
+	if err != nil {
+		return "lockfacts(" + err.Error() + ")"
+	}
 	var parts []string
 	for _, e := range f.Effects {
 		op := "acquires"
