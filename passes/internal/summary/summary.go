@@ -193,33 +193,62 @@ func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
 const maxTakes = 16
 
 func (s *Summary) addTake(t lockstate.Effect) bool {
-	for i, o := range s.Takes {
-		if o.Lock.Key != t.Lock.Key || o.Mode != t.Mode {
-			continue
+	if i := s.takeIndex(t.Lock.Key, "", t.Mode); i >= 0 {
+		weaker, fewer := replacesTake(s.Takes[i], t.When, t.Outside)
+		if weaker {
+			s.Takes[i].When = t.When
 		}
-		// A weaker condition (or none), or fewer of the caller's locks
-		// released around it, replaces what is recorded.
-		weaker := len(o.When) > 0 && !subset(o.When, t.When) && subset(t.When, o.When)
-		fewer := len(o.Outside) > 0 && subset(t.Outside, o.Outside) && !subset(o.Outside, t.Outside)
-		if weaker || fewer {
-			if weaker {
-				s.Takes[i].When = t.When
-			}
-			if fewer {
-				s.Takes[i].Outside = t.Outside
-			}
-			return true
+		if fewer {
+			s.Takes[i].Outside = t.Outside
 		}
-		return false
+		return weaker || fewer
 	}
-	// Package-level locks (pools, once-initialised tables) would crowd
-	// out the receiver's own: they get half the room.
-	if len(s.Takes) >= maxTakes || (t.Lock.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
+	if s.takesFull(t.Lock.Root) {
 		return false
 	}
 	t.Lock.Arg, t.Lock.ArgPath = 0, ""
 	s.Takes = append(s.Takes, t)
 	return true
+}
+
+// takeChanges reports whether addTake would change s for a take, in mode,
+// when and outside, of the lock whose key is prefix+path and whose root is
+// of the given kind, without the lock's identity: callers that rebase a
+// callee's takes build it only when it is needed.
+func (s *Summary) takeChanges(prefix, path string, root lockstate.RootKind, mode lockstate.Mode, when []lockstate.Cond, outside []string) bool {
+	if i := s.takeIndex(prefix, path, mode); i >= 0 {
+		weaker, fewer := replacesTake(s.Takes[i], when, outside)
+		return weaker || fewer
+	}
+	return !s.takesFull(root)
+}
+
+// takeIndex returns the index of the take in mode of the lock whose key is
+// prefix+path, or -1.
+func (s *Summary) takeIndex(prefix, path string, mode lockstate.Mode) int {
+	for i, o := range s.Takes {
+		k := o.Lock.Key
+		if o.Mode == mode && len(k) == len(prefix)+len(path) && strings.HasPrefix(k, prefix) && strings.HasSuffix(k, path) {
+			return i
+		}
+	}
+	return -1
+}
+
+// replacesTake reports whether a take under when, with outside released,
+// replaces the condition (weaker: a weaker one, or none) or the released
+// locks (fewer: fewer of the caller's) of the recorded take o.
+func replacesTake(o lockstate.Effect, when []lockstate.Cond, outside []string) (weaker, fewer bool) {
+	weaker = len(o.When) > 0 && !subset(o.When, when) && subset(when, o.When)
+	fewer = len(o.Outside) > 0 && subset(outside, o.Outside) && !subset(o.Outside, outside)
+	return weaker, fewer
+}
+
+// takesFull reports whether Takes has no room for a lock with the given
+// root. Package-level locks (pools, once-initialised tables) would crowd
+// out the receiver's own: they get half the room.
+func (s *Summary) takesFull(root lockstate.RootKind) bool {
+	return len(s.Takes) >= maxTakes || (root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2)
 }
 
 // maxAcquires bounds the lock classes kept in a summary.
