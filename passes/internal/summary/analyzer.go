@@ -82,6 +82,7 @@ type analyzer struct {
 	concrete  []*types.Named              // see visibleTypes
 	visible   []*types.Package
 	api       map[apiKey]bool
+	apiNames  []string // the package scope's names, for inAPI
 	typeNames []string
 	quiet     bool // see quietPackage
 	buffered  map[string]bool
