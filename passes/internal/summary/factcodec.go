@@ -18,12 +18,18 @@ import (
 // reason chains share their functions. The compact form is
 //
 //	version byte
-//	string table: count, then each string (length, bytes)
+//	string table: count, then each string (a reference, length, bytes)
 //	the summary, with every string an index into the table
 //
-// in unsigned varints (zig-zag for signed values). Of a lock identity,
-// Key, Name and Full are written as a prefix and a flag when they end in
-// Path, NamePath and FullPath: "p0" and ".mu" instead of "p0.mu" and ".mu".
+// in unsigned varints (zig-zag for signed values). A string of the table
+// that has a separator ('.', '/', '[') after its first byte is written as
+// a reference to the string before its last separator (1 + its index) and
+// the rest: the paths of one fact (".common.parent.parent.mu", "...") and
+// its lock classes and function names ("(*example.com/pkg.T).mu",
+// "pkg.(*T).Flush") share their prefixes. A reference of 0 is a string
+// written whole. Of a lock identity, Key, Name and Full are written as a
+// prefix and a flag when they end in Path, NamePath and FullPath: "p0" and
+// ".mu" instead of "p0.mu" and ".mu".
 //
 // Decoding is lazy: GobDecode keeps the bytes, and the summary is decoded
 // when a package asks for it (Summary). unitchecker re-exports the facts of
@@ -31,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 1
+const factVersion = 2
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -67,8 +73,15 @@ func (f *FuncFact) decoded() (*Summary, error) {
 // that is written before it.
 type factWriter struct {
 	body    []byte
-	strs    []string
+	entries []tableEntry
 	indices map[string]int
+}
+
+// A tableEntry is a string of the table: the string at ref-1 (none if ref
+// is 0) followed by suffix.
+type tableEntry struct {
+	ref    uint64
+	suffix string
 }
 
 func (w *factWriter) uint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
@@ -84,12 +97,16 @@ func (w *factWriter) bool(b bool) {
 }
 
 func (w *factWriter) index(s string) uint64 {
-	i, ok := w.indices[s]
-	if !ok {
-		i = len(w.strs)
-		w.indices[s] = i
-		w.strs = append(w.strs, s)
+	if i, ok := w.indices[s]; ok {
+		return uint64(i)
 	}
+	e := tableEntry{suffix: s}
+	if p := strings.LastIndexAny(s, "./["); p > 0 {
+		e = tableEntry{ref: w.index(s[:p]) + 1, suffix: s[p:]}
+	}
+	i := len(w.entries)
+	w.indices[s] = i
+	w.entries = append(w.entries, e)
 	return uint64(i)
 }
 
@@ -189,15 +206,16 @@ func encodeSummary(s *Summary) []byte {
 	w.effects(s.Takes)
 
 	n := 1 + binary.MaxVarintLen64 + len(w.body)
-	for _, str := range w.strs {
-		n += binary.MaxVarintLen64 + len(str)
+	for _, e := range w.entries {
+		n += 2*binary.MaxVarintLen64 + len(e.suffix)
 	}
 	out := make([]byte, 0, n)
 	out = append(out, factVersion)
-	out = binary.AppendUvarint(out, uint64(len(w.strs)))
-	for _, str := range w.strs {
-		out = binary.AppendUvarint(out, uint64(len(str)))
-		out = append(out, str...)
+	out = binary.AppendUvarint(out, uint64(len(w.entries)))
+	for _, e := range w.entries {
+		out = binary.AppendUvarint(out, e.ref)
+		out = binary.AppendUvarint(out, uint64(len(e.suffix)))
+		out = append(out, e.suffix...)
 	}
 	return append(out, w.body...)
 }
@@ -368,16 +386,32 @@ func decodeSummary(data []byte) (*Summary, error) {
 	}
 	r := &factReader{data: data[1:]}
 	r.strs = make([]string, r.len())
-	// One copy of the bytes holds all the strings of the table.
-	all := string(data)
+	// The strings are spelled out one after the other in buf, and then
+	// cut from one string.
+	var buf []byte
+	bounds := make([][2]int, len(r.strs))
 	for i := range r.strs {
+		ref := r.uint()
 		n := r.len()
 		if r.err != nil {
 			break
 		}
-		off := len(data) - len(r.data)
-		r.strs[i] = all[off : off+n]
+		if ref > uint64(i) {
+			r.fail() // a reference to itself or to a later string
+			break
+		}
+		start := len(buf)
+		if ref > 0 {
+			b := bounds[ref-1]
+			buf = append(buf, buf[b[0]:b[1]]...)
+		}
+		buf = append(buf, r.data[:n]...)
 		r.data = r.data[n:]
+		bounds[i] = [2]int{start, len(buf)}
+	}
+	all := string(buf)
+	for i, b := range bounds {
+		r.strs[i] = all[b[0]:b[1]]
 	}
 	s := &Summary{}
 	s.Effects = r.effects()

@@ -137,6 +137,8 @@ func TestFactRoundTrip(t *testing.T) {
 		Path: ".mu", NamePath: ".mu", Full: "pkg.reg.mu", FullPath: ".mu"}
 	wrapped := lockstate.ID{Key: "v:t3[p1]", Class: "", Name: "shards[key]", Root: lockstate.RootFree, RootIndex: 2,
 		Path: "[p1]", NamePath: "[key]", Full: "", FullPath: "[]", Arg: 2, ArgPath: ".shards[i]"}
+	deep := lockstate.ID{Key: "p0.common.parent.parent.mu", Class: "(*example.com/a/b.common).mu", Name: "t.common.parent.parent.mu", Root: lockstate.RootParam,
+		Path: ".common.parent.parent.mu", NamePath: ".common.parent.parent.mu", Full: "(*example.com/a/b.T).common.parent.parent.mu", FullPath: ".common.parent.parent.mu"}
 	when := []lockstate.Cond{
 		{Param: 1, Path: ".closed", Value: true},
 		{Param: -2, Nil: true, Value: true},
@@ -158,7 +160,7 @@ func TestFactRoundTrip(t *testing.T) {
 		CallsParams:   []int{1, 3},
 		InvokesParams: []int{0, 2},
 		Acquires:      []string{"(*pkg.Conn).mu", "(*pkg.half).mu (read)"},
-		Takes:         []lockstate.Effect{{Lock: recv, When: when[2:]}, {Lock: global, Mode: lockstate.Read}},
+		Takes:         []lockstate.Effect{{Lock: recv, When: when[2:]}, {Lock: global, Mode: lockstate.Read}, {Lock: deep}},
 		version:       7,
 	}}
 	sparse := &FuncFact{Summary: Summary{CallsParams: []int{0}}}
@@ -232,6 +234,16 @@ func TestFactCorrupt(t *testing.T) {
 	}
 	if _, err := decodeSummary(append(bytes.Clone(data), 0)); err == nil {
 		t.Errorf("a fact with a trailing byte decoded")
+	}
+	// The first string of the table (".mu", written whole) made to refer
+	// to itself.
+	if data[2] != 0 {
+		t.Fatalf("the first string of the table has reference %d, want 0", data[2])
+	}
+	self := bytes.Clone(data)
+	self[2] = 1
+	if _, err := decodeSummary(self); err == nil {
+		t.Errorf("a self-referring string decoded")
 	}
 	var g FuncFact
 	if err := g.GobDecode(append([]byte{factVersion + 1}, data[1:]...)); err == nil {
