@@ -112,13 +112,14 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 			changed = true
 		}
 		if cs != nil {
+			var roots rootCache
 			for _, t := range cs.Takes {
 				holds, when, _ := condsHold(fn, t.When, st.args, st.bindings)
 				if !holds {
 					continue // not taken with these arguments
 				}
 				when = append(slices.Clip(st.when), when...)
-				root, ok := takeRoot(a.flows[fn], t.Lock, st.args, st.bindings)
+				root, ok := roots.of(a.flows[fn], t.Lock, st.args, st.bindings)
 				if !ok {
 					continue
 				}
@@ -251,9 +252,14 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		if !ok {
 			continue // cannot happen with these arguments
 		}
+		when = append(slices.Clip(st.when), when...)
+		guarded := b.Guarded || dropped
+		if i, add := s.blockEffect(when, guarded, b.Kind); i < 0 && !add {
+			continue // s has as good a reason: no new chain
+		}
 		r := b.extend(name.get())
-		r.When = append(slices.Clip(st.when), when...)
-		r.Guarded = r.Guarded || dropped
+		r.When = when
+		r.Guarded = guarded
 		// The caller's own locks released around this call are
 		// released around the operation too.
 		r.Released = append(slices.Clip(r.Released), st.released...)
@@ -318,6 +324,39 @@ func takeRoot(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value
 		return l, true
 	}
 	return lockstate.ID{}, false
+}
+
+// rootCache memoises takeRoot for the takes of one callee at one call
+// site: most hang off one argument (the receiver), whose identity is a few
+// new strings each time.
+type rootCache struct {
+	n    int
+	keys [4]rootKey
+	ids  [4]lockstate.ID
+	oks  [4]bool
+}
+
+type rootKey struct {
+	kind  lockstate.RootKind
+	index int
+}
+
+func (c *rootCache) of(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
+	if l.Root == lockstate.RootGlobal {
+		return l, true // the root is l itself
+	}
+	k := rootKey{l.Root, l.RootIndex}
+	for i := range c.n {
+		if c.keys[i] == k {
+			return c.ids[i], c.oks[i]
+		}
+	}
+	id, ok := takeRoot(flow, l, args, bindings)
+	if c.n < len(c.keys) {
+		c.keys[c.n], c.ids[c.n], c.oks[c.n] = k, id, ok
+		c.n++
+	}
+	return id, ok
 }
 
 // rebaseOnto maps l onto root, as takeRoot returned it.

@@ -125,18 +125,13 @@ func (s *Summary) AnyBlock() *Reason {
 // conditional ones (and one without guarded steps a guarded one), and a
 // reason whose conditions include another's adds nothing. It reports whether the summary changed.
 func (s *Summary) addBlock(r *Reason) bool {
-	for i, b := range s.Blocks {
-		if subset(b.When, r.When) {
-			// b holds whenever r does. Under the same conditions, a
-			// certain path replaces a guarded one, and an operation
-			// that surely waits (I/O, a sleep) one that may not (a
-			// channel used as a pool).
-			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && strength(r.Kind) > strength(b.Kind)) {
-				s.Blocks[i] = r
-				return true
-			}
-			return false
-		}
+	i, add := s.blockEffect(r.When, r.Guarded, r.Kind)
+	if i >= 0 {
+		s.Blocks[i] = r
+		return true
+	}
+	if !add {
+		return false
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
@@ -144,11 +139,35 @@ func (s *Summary) addBlock(r *Reason) bool {
 			kept = append(kept, b)
 		}
 	}
-	if len(kept) >= maxBlocks {
-		return false
-	}
 	s.Blocks = append(kept, r)
 	return true
+}
+
+// blockEffect says what addBlock does with a reason of the given kind,
+// conditions and guardedness, whatever its chain: it replaces s.Blocks[i]
+// (i >= 0), or it is added (add), or s does not change. Callers that
+// extend a callee's reasons build the new chain only when it is needed.
+func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, kind string) (i int, add bool) {
+	for i, b := range s.Blocks {
+		if subset(b.When, when) {
+			// b holds whenever r does. Under the same conditions, a
+			// certain path replaces a guarded one, and an operation
+			// that surely waits (I/O, a sleep) one that may not (a
+			// channel used as a pool).
+			if subset(when, b.When) && (b.Guarded && !guarded || b.Guarded == guarded && strength(kind) > strength(b.Kind)) {
+				return i, false
+			}
+			return -1, false
+		}
+	}
+	// The reasons whose conditions include r's are dropped.
+	kept := 0
+	for _, b := range s.Blocks {
+		if !subset(when, b.When) {
+			kept++
+		}
+	}
+	return -1, kept < maxBlocks
 }
 
 // strength ranks block reasons by how surely the operation waits: I/O and
