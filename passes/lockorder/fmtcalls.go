@@ -72,7 +72,7 @@ func (c *checker) formattedMethods(call *ssa.CallCommon) []formatted {
 
 // methodOf returns the method name() string of t's method set, or nil.
 func (c *checker) methodOf(t types.Type, name string) *ssa.Function {
-	sel := types.NewMethodSet(t).Lookup(nil, name)
+	sel := summary.ExportedMethod(c.res.Pkg.Prog.MethodSets.MethodSet(t), name)
 	if sel == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -17,7 +18,7 @@ import (
 )
 
 // Analyzer computes function summaries and lock state for lockaudit's
-// analyzers. It exports a FuncFact for each package-level function or method
+// analyzers. It exports a FuncFact for each exported function or method
 // whose summary is not empty.
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockfacts",
@@ -81,6 +82,7 @@ type analyzer struct {
 	concrete  []*types.Named              // see visibleTypes
 	visible   []*types.Package
 	api       map[apiKey]bool
+	apiNames  []string // the package scope's names, for inAPI
 	typeNames []string
 	quiet     bool // see quietPackage
 	buffered  map[string]bool
@@ -171,13 +173,18 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		a.inherit(fn)
 	}
 
-	// 4. Export the summaries that other packages can call.
+	// 4. Export the summaries that other packages can call: those of
+	// exported functions and of exported methods, of any type (an
+	// unexported type's methods are reachable through interfaces and
+	// embedding). Other packages cannot name the rest, and unitchecker
+	// re-exports every method fact of every dependency, so facts of
+	// unexported methods would only cost memory in each importer.
 	for _, fn := range ssainfo.SrcFuncs {
 		if fn.Parent() != nil {
 			continue
 		}
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || obj == nil {
+		if !ok || obj == nil || !obj.Exported() {
 			continue
 		}
 		s := *a.funcs[fn].Summary
@@ -228,12 +235,22 @@ func (a *analyzer) summary(fn *ssa.Function) *Summary {
 	if s, ok := a.external[obj]; ok {
 		return s
 	}
-	var fact FuncFact
-	var s *Summary
-	if a.pass.ImportObjectFact(obj, &fact) {
-		s = &fact.Summary
-	}
+	s := a.importSummary(obj)
 	a.external[obj] = s
+	return s
+}
+
+// importSummary returns the summary another package exported for obj, or
+// nil.
+func (a *analyzer) importSummary(obj *types.Func) *Summary {
+	var fact FuncFact
+	if !a.pass.ImportObjectFact(obj, &fact) {
+		return nil
+	}
+	s, err := fact.decoded()
+	if err != nil {
+		panic(fmt.Sprintf("fact of %s: %v", obj.FullName(), err))
+	}
 	return s
 }
 

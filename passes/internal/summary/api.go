@@ -55,7 +55,10 @@ func (a *analyzer) inAPI(n *types.Named, in bool) bool {
 	}
 	found := false
 	scope := a.pkg.Pkg.Scope()
-	for _, name := range scope.Names() {
+	if a.apiNames == nil {
+		a.apiNames = scope.Names() // sorted, and a new slice each call
+	}
+	for _, name := range a.apiNames {
 		switch obj := scope.Lookup(name).(type) {
 		case *types.Func:
 			found = obj.Exported() && crosses(obj.Signature())

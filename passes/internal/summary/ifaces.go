@@ -213,11 +213,7 @@ func (a *analyzer) summaryOfObj(obj *types.Func) *Summary {
 	if s, ok := a.external[obj]; ok {
 		return s
 	}
-	var fact FuncFact
-	var s *Summary
-	if a.pass.ImportObjectFact(obj.Origin(), &fact) {
-		s = &fact.Summary
-	}
+	s := a.importSummary(obj.Origin())
 	a.external[obj] = s
 	return s
 }

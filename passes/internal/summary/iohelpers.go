@@ -37,7 +37,7 @@ func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reaso
 	}
 	ms := r.Pkg.Prog.MethodSets.MethodSet(t)
 	for _, name := range ioMethods {
-		sel := ms.Lookup(nil, name)
+		sel := ExportedMethod(ms, name)
 		if sel == nil {
 			continue
 		}
@@ -87,4 +87,16 @@ func unbox(v ssa.Value) ssa.Value {
 			return v
 		}
 	}
+}
+
+// ExportedMethod is ms.Lookup(nil, name) for an exported name, without the
+// string Lookup builds for each unexported method it compares the name
+// with (package path and name).
+func ExportedMethod(ms *types.MethodSet, name string) *types.Selection {
+	for i := range ms.Len() {
+		if sel := ms.At(i); sel.Obj().Name() == name {
+			return sel
+		}
+	}
+	return nil
 }

@@ -112,17 +112,31 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 			changed = true
 		}
 		if cs != nil {
+			var roots rootCache
 			for _, t := range cs.Takes {
 				holds, when, _ := condsHold(fn, t.When, st.args, st.bindings)
 				if !holds {
 					continue // not taken with these arguments
 				}
 				when = append(slices.Clip(st.when), when...)
-				id, ok := RebaseTake(a.flows[fn], t.Lock, st.args, st.bindings)
+				root, ok := roots.of(a.flows[fn], t.Lock, st.args, st.bindings)
+				if !ok {
+					continue
+				}
 				// A lock taken inside the caller's own unlock/relock
 				// window is not one the caller's caller must not hold.
 				outside := append(slices.Clip(t.Outside), st.released...)
-				if ok && nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
+				// Most takes are recorded already: rebase the lock
+				// (a handful of strings) only if it can change s.
+				prefix, path := root.Key, t.Lock.Path
+				if t.Lock.Root == lockstate.RootGlobal {
+					prefix, path = t.Lock.Key, ""
+				}
+				if !s.takeChanges(prefix, path, root.Root, t.Mode, when, outside) {
+					continue
+				}
+				id := rebaseOnto(t.Lock, root)
+				if nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
 					changed = true
 				}
 			}
@@ -238,9 +252,14 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		if !ok {
 			continue // cannot happen with these arguments
 		}
+		when = append(slices.Clip(st.when), when...)
+		guarded := b.Guarded || dropped
+		if i, add := s.blockEffect(when, guarded, b.Kind); i < 0 && !add {
+			continue // s has as good a reason: no new chain
+		}
 		r := b.extend(name.get())
-		r.When = append(slices.Clip(st.when), when...)
-		r.Guarded = r.Guarded || dropped
+		r.When = when
+		r.Guarded = guarded
 		// The caller's own locks released around this call are
 		// released around the operation too.
 		r.Released = append(slices.Clip(r.Released), st.released...)
@@ -281,19 +300,71 @@ func IsNil(v ssa.Value) bool {
 // variables or globals, onto the caller's identity for the call's arguments
 // and the closure's bindings.
 func RebaseTake(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
+	root, ok := takeRoot(flow, l, args, bindings)
+	if !ok {
+		return lockstate.ID{}, false
+	}
+	return rebaseOnto(l, root), true
+}
+
+// takeRoot returns the caller's identity of the root of a callee's lock l:
+// the argument or binding it hangs off, or l itself for a package-level
+// lock.
+func takeRoot(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
 	switch l.Root {
 	case lockstate.RootParam:
 		if l.RootIndex < len(args) && args[l.RootIndex] != nil {
-			return l.Rebase(flow.IDOf(args[l.RootIndex])), true
+			return flow.IDOf(args[l.RootIndex]), true
 		}
 	case lockstate.RootFree:
 		if l.RootIndex < len(bindings) {
-			return l.Rebase(flow.IDOf(bindings[l.RootIndex])), true
+			return flow.IDOf(bindings[l.RootIndex]), true
 		}
 	case lockstate.RootGlobal:
 		return l, true
 	}
 	return lockstate.ID{}, false
+}
+
+// rootCache memoises takeRoot for the takes of one callee at one call
+// site: most hang off one argument (the receiver), whose identity is a few
+// new strings each time.
+type rootCache struct {
+	n    int
+	keys [4]rootKey
+	ids  [4]lockstate.ID
+	oks  [4]bool
+}
+
+type rootKey struct {
+	kind  lockstate.RootKind
+	index int
+}
+
+func (c *rootCache) of(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
+	if l.Root == lockstate.RootGlobal {
+		return l, true // the root is l itself
+	}
+	k := rootKey{l.Root, l.RootIndex}
+	for i := range c.n {
+		if c.keys[i] == k {
+			return c.ids[i], c.oks[i]
+		}
+	}
+	id, ok := takeRoot(flow, l, args, bindings)
+	if c.n < len(c.keys) {
+		c.keys[c.n], c.ids[c.n], c.oks[c.n] = k, id, ok
+		c.n++
+	}
+	return id, ok
+}
+
+// rebaseOnto maps l onto root, as takeRoot returned it.
+func rebaseOnto(l, root lockstate.ID) lockstate.ID {
+	if l.Root == lockstate.RootGlobal {
+		return l
+	}
+	return l.Rebase(root)
 }
 
 // CallEffects returns the static callee of a call and the given effects of

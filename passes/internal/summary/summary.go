@@ -125,18 +125,13 @@ func (s *Summary) AnyBlock() *Reason {
 // conditional ones (and one without guarded steps a guarded one), and a
 // reason whose conditions include another's adds nothing. It reports whether the summary changed.
 func (s *Summary) addBlock(r *Reason) bool {
-	for i, b := range s.Blocks {
-		if subset(b.When, r.When) {
-			// b holds whenever r does. Under the same conditions, a
-			// certain path replaces a guarded one, and an operation
-			// that surely waits (I/O, a sleep) one that may not (a
-			// channel used as a pool).
-			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && strength(r.Kind) > strength(b.Kind)) {
-				s.Blocks[i] = r
-				return true
-			}
-			return false
-		}
+	i, add := s.blockEffect(r.When, r.Guarded, r.Kind)
+	if i >= 0 {
+		s.Blocks[i] = r
+		return true
+	}
+	if !add {
+		return false
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
@@ -144,11 +139,35 @@ func (s *Summary) addBlock(r *Reason) bool {
 			kept = append(kept, b)
 		}
 	}
-	if len(kept) >= maxBlocks {
-		return false
-	}
 	s.Blocks = append(kept, r)
 	return true
+}
+
+// blockEffect says what addBlock does with a reason of the given kind,
+// conditions and guardedness, whatever its chain: it replaces s.Blocks[i]
+// (i >= 0), or it is added (add), or s does not change. Callers that
+// extend a callee's reasons build the new chain only when it is needed.
+func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, kind string) (i int, add bool) {
+	for i, b := range s.Blocks {
+		if subset(b.When, when) {
+			// b holds whenever r does. Under the same conditions, a
+			// certain path replaces a guarded one, and an operation
+			// that surely waits (I/O, a sleep) one that may not (a
+			// channel used as a pool).
+			if subset(when, b.When) && (b.Guarded && !guarded || b.Guarded == guarded && strength(kind) > strength(b.Kind)) {
+				return i, false
+			}
+			return -1, false
+		}
+	}
+	// The reasons whose conditions include r's are dropped.
+	kept := 0
+	for _, b := range s.Blocks {
+		if !subset(when, b.When) {
+			kept++
+		}
+	}
+	return -1, kept < maxBlocks
 }
 
 // strength ranks block reasons by how surely the operation waits: I/O and
@@ -193,28 +212,17 @@ func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
 const maxTakes = 16
 
 func (s *Summary) addTake(t lockstate.Effect) bool {
-	for i, o := range s.Takes {
-		if o.Lock.Key != t.Lock.Key || o.Mode != t.Mode {
-			continue
+	if i := s.takeIndex(t.Lock.Key, "", t.Mode); i >= 0 {
+		weaker, fewer := replacesTake(s.Takes[i], t.When, t.Outside)
+		if weaker {
+			s.Takes[i].When = t.When
 		}
-		// A weaker condition (or none), or fewer of the caller's locks
-		// released around it, replaces what is recorded.
-		weaker := len(o.When) > 0 && !subset(o.When, t.When) && subset(t.When, o.When)
-		fewer := len(o.Outside) > 0 && subset(t.Outside, o.Outside) && !subset(o.Outside, t.Outside)
-		if weaker || fewer {
-			if weaker {
-				s.Takes[i].When = t.When
-			}
-			if fewer {
-				s.Takes[i].Outside = t.Outside
-			}
-			return true
+		if fewer {
+			s.Takes[i].Outside = t.Outside
 		}
-		return false
+		return weaker || fewer
 	}
-	// Package-level locks (pools, once-initialised tables) would crowd
-	// out the receiver's own: they get half the room.
-	if len(s.Takes) >= maxTakes || (t.Lock.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
+	if s.takesFull(t.Lock.Root) {
 		return false
 	}
 	t.Lock.Arg, t.Lock.ArgPath = 0, ""
@@ -222,16 +230,65 @@ func (s *Summary) addTake(t lockstate.Effect) bool {
 	return true
 }
 
+// takeChanges reports whether addTake would change s for a take, in mode,
+// when and outside, of the lock whose key is prefix+path and whose root is
+// of the given kind, without the lock's identity: callers that rebase a
+// callee's takes build it only when it is needed.
+func (s *Summary) takeChanges(prefix, path string, root lockstate.RootKind, mode lockstate.Mode, when []lockstate.Cond, outside []string) bool {
+	if i := s.takeIndex(prefix, path, mode); i >= 0 {
+		weaker, fewer := replacesTake(s.Takes[i], when, outside)
+		return weaker || fewer
+	}
+	return !s.takesFull(root)
+}
+
+// takeIndex returns the index of the take in mode of the lock whose key is
+// prefix+path, or -1.
+func (s *Summary) takeIndex(prefix, path string, mode lockstate.Mode) int {
+	for i, o := range s.Takes {
+		k := o.Lock.Key
+		if o.Mode == mode && len(k) == len(prefix)+len(path) && strings.HasPrefix(k, prefix) && strings.HasSuffix(k, path) {
+			return i
+		}
+	}
+	return -1
+}
+
+// replacesTake reports whether a take under when, with outside released,
+// replaces the condition (weaker: a weaker one, or none) or the released
+// locks (fewer: fewer of the caller's) of the recorded take o.
+func replacesTake(o lockstate.Effect, when []lockstate.Cond, outside []string) (weaker, fewer bool) {
+	weaker = len(o.When) > 0 && !subset(o.When, when) && subset(when, o.When)
+	fewer = len(o.Outside) > 0 && subset(outside, o.Outside) && !subset(o.Outside, outside)
+	return weaker, fewer
+}
+
+// takesFull reports whether Takes has no room for a lock with the given
+// root. Package-level locks (pools, once-initialised tables) would crowd
+// out the receiver's own: they get half the room.
+func (s *Summary) takesFull(root lockstate.RootKind) bool {
+	return len(s.Takes) >= maxTakes || (root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2)
+}
+
 // maxAcquires bounds the lock classes kept in a summary.
 const maxAcquires = 16
 
-// FuncFact is a Summary exported for a package-level function or method.
-type FuncFact struct{ Summary }
+// FuncFact is a Summary exported for an exported function or method. It
+// crosses vetx files in a compact form (factcodec.go), decoded on first
+// use: read a fact another package exported through decoded.
+type FuncFact struct {
+	Summary
+	raw []byte // the encoded summary, when not decoded yet
+}
 
 // AFact marks FuncFact as an analysis fact.
 func (*FuncFact) AFact() {}
 
-func (f *FuncFact) String() string {
+func (ff *FuncFact) String() string {
+	f, err := ff.decoded()
+	if err != nil {
+		return "lockfacts(" + err.Error() + ")"
+	}
 	var parts []string
 	for _, e := range f.Effects {
 		op := "acquires"

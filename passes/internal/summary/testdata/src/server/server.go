@@ -19,3 +19,14 @@ func (s *Server) Replay() { // want Replay:`lockfacts\(blocks: server.\(\*Server
 func (s *Server) Locked() { // want Locked:`lockfacts\(acquires \(\*store.Store\).mu; locks \(\*store.Store\).mu; takes p0.st.mu\)`
 	s.st.Lock()
 }
+
+// LockTable takes the lock of the table's unexported shard through its
+// promoted exported method.
+func LockTable(t *store.Table) { // want LockTable:`lockfacts\(acquires \(\*store.shard\).mu; locks \(\*store.shard\).mu; takes p0.shard.mu\)`
+	t.Lock()
+}
+
+// Load blocks in an instantiation of the imported generic Retry.
+func Load() int { // want Load:`lockfacts\(blocks: server.Load -> store.Retry -> store.Backoff -> time.Sleep\)`
+	return store.Retry(3, func() int { return 1 })
+}

@@ -79,11 +79,47 @@ type Cache struct {
 	items   map[string][]byte
 }
 
-func (c *Cache) evict(key string) { // want evict:`lockfacts\(runs func value c.onEvict\)`
+func (c *Cache) Evict(key string) { // want Evict:`lockfacts\(runs func value c.onEvict\)`
 	delete(c.items, key)
 	c.onEvict(key)
 }
 
-func (c *Cache) record(line string) { // want record:`lockfacts\(runs interface method store.AuditLog.Write\)`
+func (c *Cache) Record(line string) { // want Record:`lockfacts\(runs interface method store.AuditLog.Write\)`
 	c.audit.Write([]byte(line))
+}
+
+// Only exported functions and methods get facts: other packages cannot
+// call the rest.
+func (c *Cache) evictLocked(key string) {
+	c.onEvict(key)
+}
+
+func backoffTwice(n int) {
+	Backoff(n)
+	Backoff(n)
+}
+
+// shard is unexported, but its exported methods are reachable from other
+// packages: Table embeds it.
+type shard struct{ mu sync.Mutex }
+
+func (s *shard) Lock() { // want Lock:`lockfacts\(acquires \(\*store.shard\).mu; locks \(\*store.shard\).mu; takes p0.mu\)`
+	s.mu.Lock()
+}
+
+func (s *shard) lock() {
+	s.mu.Lock()
+}
+
+type Table struct {
+	shard
+	rows map[string]string
+}
+
+// Retry is generic: other packages call its instantiations.
+func Retry[T any](n int, f func() T) T { // want Retry:`lockfacts\(blocks: store.Retry -> store.Backoff -> time.Sleep if p0==\(> 0\) is true; calls params\)`
+	for range n {
+		Backoff(n)
+	}
+	return f()
 }

@@ -1,0 +1,185 @@
+package summary
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// refAddTake is addTake as it was before takeChanges was split out of it.
+func refAddTake(s *Summary, t lockstate.Effect) bool {
+	for i, o := range s.Takes {
+		if o.Lock.Key != t.Lock.Key || o.Mode != t.Mode {
+			continue
+		}
+		weaker := len(o.When) > 0 && !subset(o.When, t.When) && subset(t.When, o.When)
+		fewer := len(o.Outside) > 0 && subset(t.Outside, o.Outside) && !subset(o.Outside, t.Outside)
+		if weaker || fewer {
+			if weaker {
+				s.Takes[i].When = t.When
+			}
+			if fewer {
+				s.Takes[i].Outside = t.Outside
+			}
+			return true
+		}
+		return false
+	}
+	if len(s.Takes) >= maxTakes || (t.Lock.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
+		return false
+	}
+	t.Lock.Arg, t.Lock.ArgPath = 0, ""
+	s.Takes = append(s.Takes, t)
+	return true
+}
+
+// refAddBlock is addBlock as it was before blockEffect was split out of it.
+func refAddBlock(s *Summary, r *Reason) bool {
+	for i, b := range s.Blocks {
+		if subset(b.When, r.When) {
+			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && strength(r.Kind) > strength(b.Kind)) {
+				s.Blocks[i] = r
+				return true
+			}
+			return false
+		}
+	}
+	kept := s.Blocks[:0:0]
+	for _, b := range s.Blocks {
+		if !subset(r.When, b.When) {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) >= maxBlocks {
+		return false
+	}
+	s.Blocks = append(kept, r)
+	return true
+}
+
+func equalTakes(a, b []lockstate.Effect) bool {
+	return slices.EqualFunc(a, b, func(x, y lockstate.Effect) bool {
+		return x.Lock == y.Lock && x.Mode == y.Mode && slices.Equal(x.When, y.When) && slices.Equal(x.Outside, y.Outside)
+	})
+}
+
+// TestTakeChanges checks that takeChanges, which combine asks before it
+// rebases a callee's lock, answers what addTake then does, on random
+// summaries: same and different keys, modes, conditions, released locks,
+// and full summaries.
+func TestTakeChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	prefixes := []string{"p0", "p0.st", "p1", "f0", "g:pkg.reg"}
+	paths := []string{"", ".mu", ".st.mu", ".shards[?].mu"}
+	roots := []lockstate.RootKind{lockstate.RootParam, lockstate.RootFree, lockstate.RootGlobal}
+	conds := []lockstate.Cond{{Param: 1, Value: true}, {Param: 2, Path: ".closed"}, {Param: -1, Nil: true}}
+	classes := []string{"(*pkg.T).mu", "(*pkg.U).mu"}
+	pickConds := func() []lockstate.Cond {
+		var out []lockstate.Cond
+		for _, c := range conds {
+			if rng.IntN(3) == 0 {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	pickClasses := func() []string {
+		var out []string
+		for _, c := range classes {
+			if rng.IntN(3) == 0 {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	var changed, unchanged int
+	for range 20000 {
+		s := &Summary{}
+		for range rng.IntN(maxTakes + 3) {
+			p, q := prefixes[rng.IntN(len(prefixes))], paths[rng.IntN(len(paths))]
+			s.addTake(lockstate.Effect{Lock: lockstate.ID{Key: p + q, Root: roots[rng.IntN(len(roots))]},
+				Mode: lockstate.Mode(rng.IntN(2)), When: pickConds(), Outside: pickClasses()})
+		}
+		prefix, path := prefixes[rng.IntN(len(prefixes))], paths[rng.IntN(len(paths))]
+		root := roots[rng.IntN(len(roots))]
+		mode := lockstate.Mode(rng.IntN(2))
+		when, outside := pickConds(), pickClasses()
+
+		want := s.takeChanges(prefix, path, root, mode, when, outside)
+		before := slices.Clone(s.Takes)
+		ref := &Summary{Takes: slices.Clone(s.Takes)}
+		e := lockstate.Effect{Lock: lockstate.ID{Key: prefix + path, Root: root, Arg: 1, ArgPath: ".x"}, Mode: mode, When: when, Outside: outside}
+		got := s.addTake(e)
+		if got != want {
+			t.Fatalf("takeChanges(%q, %q, %v, %v, %v, %v) = %v, addTake = %v on %+v", prefix, path, root, mode, when, outside, want, got, before)
+		}
+		if refGot := refAddTake(ref, e); refGot != got || !equalTakes(ref.Takes, s.Takes) {
+			t.Fatalf("addTake(%+v) on %+v: %v, %+v; before takeChanges: %v, %+v", e, before, got, s.Takes, refGot, ref.Takes)
+		}
+		if got {
+			changed++
+		} else {
+			unchanged++
+		}
+	}
+	if changed < 1000 || unchanged < 1000 {
+		t.Fatalf("%d changes, %d not: the cases are lopsided", changed, unchanged)
+	}
+}
+
+// TestBlockEffect checks that blockEffect, which mergeBlocks asks before it
+// extends a callee's reason, answers what addBlock then does, and that
+// addBlock does what it did before, on random summaries.
+func TestBlockEffect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	conds := []lockstate.Cond{{Param: 1, Value: true}, {Param: 2, Path: ".closed"}, {Param: -1, Nil: true}, {Param: 0, Path: ".n", Value: true}}
+	kinds := []string{"chan", "wait", "file", "sleep"}
+	random := func() *Reason {
+		r := &Reason{Kind: kinds[rng.IntN(len(kinds))], Chain: []string{"f", "op"}, Guarded: rng.IntN(3) == 0}
+		for _, c := range conds {
+			if rng.IntN(3) == 0 {
+				r.When = append(r.When, c)
+			}
+		}
+		return r
+	}
+	counts := map[string]int{}
+	for range 20000 {
+		s := &Summary{}
+		for range rng.IntN(2 * maxBlocks) {
+			s.addBlock(random())
+		}
+		r := random()
+		i, add := s.blockEffect(r.When, r.Guarded, r.Kind)
+		before := slices.Clone(s.Blocks)
+		ref := &Summary{Blocks: slices.Clone(s.Blocks)}
+		changed := s.addBlock(r)
+		if refChanged := refAddBlock(ref, r); refChanged != changed || !slices.Equal(ref.Blocks, s.Blocks) {
+			t.Fatalf("addBlock(%v) on %v: %v, %v; before blockEffect: %v, %v", r, before, changed, s.Blocks, refChanged, ref.Blocks)
+		}
+		switch {
+		case i >= 0:
+			counts["replace"]++
+			if !changed || s.Blocks[i] != r || len(s.Blocks) != len(before) {
+				t.Fatalf("blockEffect said replace %d, addBlock: changed %v, blocks %v -> %v", i, changed, before, s.Blocks)
+			}
+		case add:
+			counts["add"]++
+			if !changed || !slices.Contains(s.Blocks, r) {
+				t.Fatalf("blockEffect said add, addBlock: changed %v, blocks %v -> %v", changed, before, s.Blocks)
+			}
+		default:
+			counts["none"]++
+			if changed || !slices.Equal(before, s.Blocks) {
+				t.Fatalf("blockEffect said no change, addBlock: changed %v, blocks %v -> %v", changed, before, s.Blocks)
+			}
+		}
+	}
+	for _, k := range []string{"replace", "add", "none"} {
+		if counts[k] < 500 {
+			t.Fatalf("%v: the cases are lopsided", counts)
+		}
+	}
+}
