@@ -210,6 +210,8 @@ func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int, visited map
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
 			out = condAtoms(fn, x.X, out, depth+1, visited)
+		} else if val := frozenLoad(x); val != nil {
+			out = condAtoms(fn, val, out, depth+1, visited)
 		}
 	}
 	return out
@@ -234,6 +236,9 @@ func evalUnder(fn *ssa.Function, v ssa.Value, at atom, val bool, depth int) (kno
 		if x.Op == token.NOT {
 			known, b := evalUnder(fn, x.X, at, val, depth+1)
 			return known, !b
+		}
+		if v := frozenLoad(x); v != nil {
+			return evalUnder(fn, v, at, val, depth+1)
 		}
 	case *ssa.Phi:
 		for i, e := range x.Edges {
@@ -537,6 +542,29 @@ func compare(x int64, op token.Token, k int64) bool {
 		return x >= k
 	}
 	return false
+}
+
+// frozenLoad returns, for a load of a variable that closures capture (a
+// flag such as ackInPlace that a callback reads), the one value the
+// variable is ever set to, or nil.
+func frozenLoad(load *ssa.UnOp) ssa.Value {
+	if load.Op != token.MUL {
+		return nil
+	}
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	val := setOnce(cell)
+	if val == nil {
+		return nil
+	}
+	for _, ref := range *cell.Referrers() {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && !onlyReads(mc, cell) {
+			return nil
+		}
+	}
+	return val
 }
 
 // storedOnce returns the value stored into the variable cell when it is
