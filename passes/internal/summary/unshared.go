@@ -1,9 +1,9 @@
 package summary
 
 import (
-	"slices"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
