@@ -32,6 +32,7 @@ import (
 	"github.com/lockaudit/lockaudit"
 	"github.com/lockaudit/lockaudit/internal/driver"
 	"github.com/lockaudit/lockaudit/internal/memfloor/peakprof"
+	"github.com/lockaudit/lockaudit/internal/memlimit"
 )
 
 // Exit codes of the command (DESIGN §4).
@@ -49,6 +50,9 @@ func analyzers() []*analysis.Analyzer { return lockaudit.Analyzers() }
 func main() {
 	if driver.IsVetToolInvocation(os.Args[1:]) {
 		peakprof.Start()
+		// One package per process: once its SSA is built, keep the
+		// analysis's short-lived garbage from doubling the heap.
+		memlimit.Enable()
 		unitchecker.Main(analyzers()...) // never returns
 	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/internal/memlimit"
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/guard"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -110,6 +111,9 @@ type analyzer struct {
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	// The package's SSA is built: in a vet-tool process (one package per
+	// process) bound the heap the rest of the analysis grows.
+	memlimit.AfterSSA()
 	a := &analyzer{
 		pass:     pass,
 		pkg:      ssainfo.Pkg,
