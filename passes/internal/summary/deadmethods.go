@@ -46,7 +46,7 @@ func (a *analyzer) deadMethods() map[*ssa.Function]bool {
 		}
 	}
 	if len(cands) == 0 {
-		return nil
+		return map[*ssa.Function]bool{} // computed: none (nil means not yet)
 	}
 	live := func(fn *ssa.Function) {
 		if fn != nil {
@@ -102,7 +102,7 @@ func (a *analyzer) hiddenMethods() map[*types.Func]bool {
 		if !ok {
 			continue
 		}
-		outer := types.NewMethodSet(types.NewPointer(tn.Type()))
+		var outer *types.MethodSet // built for the types that embed one of the package's
 		for i := range st.NumFields() {
 			f := st.Field(i)
 			if !f.Embedded() {
@@ -111,6 +111,9 @@ func (a *analyzer) hiddenMethods() map[*types.Func]bool {
 			inner := namedPointee(f.Type())
 			if inner == nil || inner.Obj().Pkg() != a.pass.Pkg {
 				continue
+			}
+			if outer == nil {
+				outer = types.NewMethodSet(types.NewPointer(tn.Type()))
 			}
 			for j := range inner.NumMethods() {
 				m := inner.Method(j)
