@@ -23,9 +23,9 @@ func Enable() { enabled.Store(true) }
 
 // Factor is the soft limit set over the live heap after SSA construction.
 // The last collection usually ran while SSA was still being built, so the
-// live figure understates what the SSA keeps; 1.85 bounds the peak of a
-// 400k-line package at about 1.2 times the SSA-only floor without adding a
-// collection (docs/measurements.md). Headroom is never set below
+// live figure understates what the SSA keeps; 1.85 brings the peak of a
+// 400k-line package to about 1.1 times the SSA-only floor for one to three
+// more collections (docs/measurements.md). Headroom is never set below
 // CurrentFactor times the heap in use at the call, so that it never forces
 // a collection at once.
 const (

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run a lockaudit binary over the corpus of docs/measure/setup.sh with
+# default flags (warnings) and with -severity note, writing
+# OUT/<module>-warnings.json and OUT/<module>-notes.json, and each run's
+# wall time and peak RSS to OUT/<module>-*.time.
+# Usage: docs/measure/run.sh BIN OUT [CORPUS]   (MODS="etcd nats" to choose,
+# WARNINGS_ONLY=1 to skip the -severity note run)
+set -euo pipefail
+bin=$(realpath "$1"); out=$(realpath -m "$2"); dir=${3:-/tmp/lockaudit-corpus}
+mkdir -p "$out"
+for m in ${MODS:-etcd nats prom pebble}; do
+	(
+		cd "$dir/$m"
+		/usr/bin/time -v -o "$out/$m-warnings.time" "$bin" check -format json -o "$out/$m-warnings.json" ./... || true
+		if [ -z "${WARNINGS_ONLY:-}" ]; then
+			/usr/bin/time -v -o "$out/$m-notes.time" "$bin" check -severity note -format json -o "$out/$m-notes.json" ./... || true
+		fi
+	)
+	echo "$m done: $(python3 "$(dirname "$0")/counts.py" "$out/$m-warnings.json")"
+done

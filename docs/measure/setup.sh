@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fetch the four lock-heavy modules of docs/measurements.md from the module
+# proxy into DIR (default /tmp/lockaudit-corpus), writable, built once so
+# that go vet has export data. Usage: docs/measure/setup.sh [DIR]
+set -euo pipefail
+dir=${1:-/tmp/lockaudit-corpus}
+mkdir -p "$dir"
+fetch() { # name module version
+	local name=$1 mod=$2 ver=$3
+	[ -d "$dir/$name" ] && return 0
+	local src
+	src=$(cd "$dir" && GOFLAGS=-mod=mod go mod download -json "$mod@$ver" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	cp -r "$src" "$dir/$name"
+	chmod -R u+w "$dir/$name"
+}
+fetch etcd go.etcd.io/etcd/server/v3 v3.7.3
+fetch nats github.com/nats-io/nats-server/v2 v2.15.2
+fetch prom github.com/prometheus/prometheus v0.316.0
+fetch pebble github.com/cockroachdb/pebble v1.1.5
+
+# etcd's replace directives point at sibling directories of its repository.
+(cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
+# Prometheus' go.work names modules its zip does not hold.
+rm -f "$dir/prom/go.work" "$dir/prom/go.work.sum"
+for m in etcd nats prom pebble; do
+	(cd "$dir/$m" && go mod download && go build ./... && go vet -vettool=/bin/true ./... 2>/dev/null || true)
+done
+echo "corpus ready in $dir"
