@@ -298,11 +298,21 @@ func FieldClass(fa *ssa.FieldAddr) string {
 // otherwise only read or captured. It returns nil
 // for cells of lock values, which are the lock itself.
 func CellValue(alloc *ssa.Alloc) ssa.Value {
+	if val := SetOnce(alloc); stableAddr(val, 0) {
+		return val
+	}
+	return nil
+}
+
+// SetOnce returns the value of the one store into the variable cell, if
+// the cell is otherwise only read or captured (no address of it is handed
+// out), or nil.
+func SetOnce(cell *ssa.Alloc) ssa.Value {
 	var val ssa.Value
-	for _, ref := range *alloc.Referrers() {
+	for _, ref := range *cell.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.Store:
-			if r.Addr != alloc || val != nil {
+			if r.Addr != cell || val != nil {
 				return nil
 			}
 			val = r.Val
@@ -310,16 +320,13 @@ func CellValue(alloc *ssa.Alloc) ssa.Value {
 			if r.Op != token.MUL {
 				return nil
 			}
-		case *ssa.MakeClosure:
+		case *ssa.MakeClosure, *ssa.DebugRef:
 			// Captured by reference: closures read it.
 		default:
 			return nil
 		}
 	}
-	if stableAddr(val, 0) {
-		return val
-	}
-	return nil
+	return val
 }
 
 // stableAddr reports whether v names the same object wherever the function

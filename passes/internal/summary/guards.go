@@ -555,7 +555,7 @@ func frozenLoad(load *ssa.UnOp) ssa.Value {
 	if !ok {
 		return nil
 	}
-	val := setOnce(cell)
+	val := lockstate.SetOnce(cell)
 	if val == nil {
 		return nil
 	}

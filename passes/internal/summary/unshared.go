@@ -199,7 +199,7 @@ func objectRoot(addr ssa.Value) ssa.Value {
 				return addr
 			}
 			if cell, ok := x.X.(*ssa.Alloc); ok && isCell(cell) {
-				if v := setOnce(cell); v != nil {
+				if v := lockstate.SetOnce(cell); v != nil {
 					return v // a variable set once, such as one a closure captures
 				}
 			}
@@ -646,27 +646,4 @@ func freshResults(funcs []*ssa.Function) map[*ssa.Function]bool {
 		}
 	}
 	return fresh
-}
-
-// setOnce returns the value of the one store into cell, if the cell is
-// otherwise only read or captured (no address of it is handed out).
-func setOnce(cell *ssa.Alloc) ssa.Value {
-	var val ssa.Value
-	for _, ref := range *cell.Referrers() {
-		switch r := ref.(type) {
-		case *ssa.Store:
-			if r.Addr != cell || val != nil {
-				return nil
-			}
-			val = r.Val
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return nil
-			}
-		case *ssa.MakeClosure, *ssa.DebugRef:
-		default:
-			return nil
-		}
-	}
-	return val
 }
