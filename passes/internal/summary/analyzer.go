@@ -105,6 +105,7 @@ type analyzer struct {
 	// dead holds the methods nothing can call (see deadmethods.go), and
 	// apiTypes the named types exported declarations expose; both are
 	// built on first use.
+	deadOnce sync.Once
 	dead     map[*ssa.Function]bool
 	apiTypes map[*types.Named]bool
 }

@@ -18,11 +18,9 @@ func (r *Result) Unreachable(fn *ssa.Function) bool {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
-	if r.a.dead == nil {
-		r.a.dead = r.a.deadMethods()
-	}
+	// Computed on first use, once: building the method sets' wrappers may
+	// wait for SSA construction, which a.mu must not be held across.
+	r.a.deadOnce.Do(func() { r.a.dead = r.a.deadMethods() })
 	return r.a.dead[fn]
 }
 
@@ -46,7 +44,7 @@ func (a *analyzer) deadMethods() map[*ssa.Function]bool {
 		}
 	}
 	if len(cands) == 0 {
-		return map[*ssa.Function]bool{} // computed: none (nil means not yet)
+		return nil
 	}
 	live := func(fn *ssa.Function) {
 		if fn != nil {
