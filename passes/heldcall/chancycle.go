@@ -18,10 +18,18 @@ import (
 // soon as the channel is full. A buffer only postpones that, so such a
 // send is reported even on a buffered channel.
 
-// A chanRecv is a receive from a channel in the package.
+// The same holds the other way round: a receive under a lock waits for a
+// sender or a closer, and one that takes the same lock first (a background
+// loop that locks for its work and closes done when it exits) cannot get
+// there while the receiver holds it: a shutdown that holds the lock while
+// it waits for the loop to finish.
+
+// A chanRecv is a receive from, a send on or a close of a channel in the
+// package: the other side of a channel operation.
 type chanRecv struct {
-	f  *summary.Func
-	at token.Pos
+	f    *summary.Func
+	at   token.Pos
+	role string // "sender" or "closer", for the other side of a receive
 }
 
 // receivers returns the receives, anywhere in the package, from channels
@@ -50,7 +58,7 @@ func (c *checker) receivers(class string) []chanRecv {
 					}
 					for _, ch := range chans {
 						if k := f.Flow.IDOf(ch).Class; k != "" {
-							c.recvs[k] = append(c.recvs[k], chanRecv{f, instr.Pos()})
+							c.recvs[k] = append(c.recvs[k], chanRecv{f: f, at: instr.Pos()})
 						}
 					}
 				}
@@ -60,15 +68,54 @@ func (c *checker) receivers(class string) []chanRecv {
 	return c.recvs[class]
 }
 
-// sendCycle returns a receive from the channel of send whose function
-// takes one of the held locks' classes, and that lock: the receiver cannot
-// drain the channel while the sender holds the lock.
-func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
-	class := f.Flow.IDOf(send.Chan).Class
+// signallers returns the sends on and closes of channels of class,
+// anywhere in the package.
+func (c *checker) signallers(class string) []chanRecv {
+	if c.sigs == nil {
+		c.sigs = map[string][]chanRecv{}
+		for _, f := range c.res.Funcs {
+			if f.Flow == nil {
+				continue
+			}
+			for _, b := range f.Fn.Blocks {
+				for _, instr := range b.Instrs {
+					var ch ssa.Value
+					role := "sender"
+					switch instr := instr.(type) {
+					case *ssa.Send:
+						ch = instr.Chan
+					case ssa.CallInstruction:
+						if b, ok := instr.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" && len(instr.Common().Args) == 1 {
+							ch, role = instr.Common().Args[0], "closer"
+						}
+					}
+					if ch == nil {
+						continue
+					}
+					if k := f.Flow.IDOf(ch).Class; k != "" {
+						c.sigs[k] = append(c.sigs[k], chanRecv{f, instr.Pos(), role})
+					}
+				}
+			}
+		}
+	}
+	return c.sigs[class]
+}
+
+// recvCycle returns a send on or close of the channel a receive waits on,
+// in a function that takes one of the held locks' classes, and that lock.
+func (c *checker) recvCycle(f *summary.Func, ch ssa.Value, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
+	class := f.Flow.IDOf(ch).Class
 	if class == "" {
 		return chanRecv{}, lockstate.Held{}, false
 	}
-	for _, r := range c.receivers(class) {
+	return takesHeld(c.signallers(class), held)
+}
+
+// takesHeld returns the first of sides whose function takes the class of
+// one of the held locks, in a mode that waits for the holder.
+func takesHeld(sides []chanRecv, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
+	for _, r := range sides {
 		for _, t := range r.f.Summary.Takes {
 			for _, h := range held {
 				readers := t.Mode == lockstate.Read && h.Mode == lockstate.Read // readers do not wait for each other
@@ -81,9 +128,27 @@ func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.He
 	return chanRecv{}, lockstate.Held{}, false
 }
 
+// sendCycle returns a receive from the channel of send whose function
+// takes one of the held locks' classes, and that lock: the receiver cannot
+// drain the channel while the sender holds the lock.
+func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
+	class := f.Flow.IDOf(send.Chan).Class
+	if class == "" {
+		return chanRecv{}, lockstate.Held{}, false
+	}
+	return takesHeld(c.receivers(class), held)
+}
+
 // cycleNote completes a channel finding with the receiver that takes the
 // lock.
 func (c *checker) cycleNote(fd *finding, r chanRecv, h lockstate.Held) {
 	fd.what += ", whose receiver (" + srcname.At(c.pass.Fset, r.at) + ") takes " + c.lockName(h) + " before it receives again"
 	fd.related = append(fd.related, analysis.RelatedInformation{Pos: r.at, Message: "the receiver, which takes " + c.lockName(h)})
+}
+
+// recvCycleNote completes a receive finding with the sender or closer that
+// takes the lock before it gets to the channel.
+func (c *checker) recvCycleNote(fd *finding, r chanRecv, h lockstate.Held) {
+	fd.what += ", whose " + r.role + " (" + srcname.At(c.pass.Fset, r.at) + ") takes " + c.lockName(h) + " first"
+	fd.related = append(fd.related, analysis.RelatedInformation{Pos: r.at, Message: "the " + r.role + ", which takes " + c.lockName(h)})
 }

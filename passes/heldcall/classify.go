@@ -31,7 +31,11 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		return fd
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
-			return &finding{category: "chan", what: "channel receive", held: held}
+			fd := &finding{category: "chan", what: "channel receive", held: held}
+			if r, h, cycle := c.recvCycle(f, instr.X, held); cycle {
+				c.recvCycleNote(fd, r, h)
+			}
+			return fd
 		}
 	case *ssa.Select:
 		if instr.Blocking {

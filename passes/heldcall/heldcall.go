@@ -75,6 +75,7 @@ type checker struct {
 	rep   *suppress.Reporter
 	calls *srcname.Calls
 	recvs map[string][]chanRecv // receives by channel class, built on first use
+	sigs  map[string][]chanRecv // sends and closes by channel class, built on first use
 }
 
 // lockName names a held lock as written. The engine names locks from
