@@ -37,7 +37,10 @@
 //     channel in the package takes the held lock before it receives
 //     again (a background loop that receives, then locks): once the
 //     buffer is full the two wait for each other, and the finding names
-//     the receiver. A select of one case is reported at the select;
+//     the receiver. A receive whose sender or closer in the package takes
+//     the held lock first (a shutdown that waits for a loop's done channel
+//     with the lock the loop needs) names that sender or closer. A select
+//     of one case is reported at the select;
 //   - select: a select statement without a default case;
 //   - sleep: time.Sleep;
 //   - wait: sync.WaitGroup.Wait, a sync.Cond.Wait that keeps another lock
