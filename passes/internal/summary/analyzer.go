@@ -102,12 +102,10 @@ type analyzer struct {
 	// freshResults flags the functions whose pointer result is always an
 	// object they allocate (a constructor).
 	freshResults map[*ssa.Function]bool
-	// dead holds the methods nothing can call (see deadmethods.go), and
-	// apiTypes the named types exported declarations expose; both are
-	// built on first use.
+	// dead holds the methods nothing can call (see deadmethods.go), built
+	// on first use.
 	deadOnce sync.Once
 	dead     map[*ssa.Function]bool
-	apiTypes map[*types.Named]bool
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

@@ -31,7 +31,12 @@ func (a *analyzer) inAPI(n *types.Named, in bool) bool {
 				x = y.Elem()
 			case *types.Slice:
 				x = y.Elem()
+			case *types.Array:
+				x = y.Elem()
 			case *types.Map:
+				if types.Identical(y.Key(), n) {
+					return true
+				}
 				x = y.Elem()
 			case *types.Chan:
 				x = y.Elem()

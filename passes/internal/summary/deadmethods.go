@@ -39,7 +39,7 @@ func (a *analyzer) deadMethods() map[*ssa.Function]bool {
 		if obj == nil || recv == nil || !hidden[obj] {
 			continue
 		}
-		if n := namedPointee(recv.Type()); n != nil && !n.Obj().Exported() && !a.inExportedAPI(n) {
+		if n := namedPointee(recv.Type()); n != nil && !n.Obj().Exported() && !a.handedOut(n.Origin()) {
 			cands[fn] = true
 		}
 	}
@@ -63,9 +63,7 @@ func (a *analyzer) deadMethods() map[*ssa.Function]bool {
 					}
 					if f, ok := (*op).(*ssa.Function); ok {
 						live(f)
-						if f.Synthetic != "" {
-							live(a.wrapped(f))
-						}
+						live(a.declared(f)) // the method a wrapper calls
 					}
 				}
 				if mi, ok := instr.(*ssa.MakeInterface); ok {
@@ -141,89 +139,16 @@ func (a *analyzer) methodSetLive(t types.Type, live func(*ssa.Function)) {
 				continue
 			}
 			live(fn)
-			if fn.Synthetic != "" {
-				live(a.wrapped(fn))
-			}
+			live(a.declared(fn)) // the method a promotion wrapper calls
 		}
 	}
 }
 
-// wrapped returns the method a synthetic wrapper calls, or nil.
-func (a *analyzer) wrapped(w *ssa.Function) *ssa.Function {
-	for _, b := range w.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if f := c.Common().StaticCallee(); f != nil {
-					return f
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// inExportedAPI reports whether values of the named type n can reach other
-// packages: as a parameter or result of an exported function or method, or
-// as an exported field or embedded type of an exported struct type.
-func (a *analyzer) inExportedAPI(n *types.Named) bool {
-	if a.apiTypes == nil {
-		a.apiTypes = map[*types.Named]bool{}
-		var mark func(t types.Type)
-		mark = func(t types.Type) {
-			switch u := types.Unalias(t).(type) {
-			case *types.Named:
-				a.apiTypes[u.Origin()] = true
-			case *types.Pointer:
-				mark(u.Elem())
-			case *types.Slice:
-				mark(u.Elem())
-			case *types.Array:
-				mark(u.Elem())
-			case *types.Chan:
-				mark(u.Elem())
-			case *types.Map:
-				mark(u.Key())
-				mark(u.Elem())
-			}
-		}
-		markSig := func(sig *types.Signature) {
-			for i := range sig.Params().Len() {
-				mark(sig.Params().At(i).Type())
-			}
-			for i := range sig.Results().Len() {
-				mark(sig.Results().At(i).Type())
-			}
-		}
-		scope := a.pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			obj := scope.Lookup(name)
-			if !obj.Exported() {
-				continue
-			}
-			switch obj := obj.(type) {
-			case *types.Func:
-				markSig(obj.Signature())
-			case *types.Var:
-				mark(obj.Type())
-			case *types.TypeName:
-				named, ok := obj.Type().(*types.Named)
-				if !ok {
-					continue
-				}
-				for i := range named.NumMethods() {
-					if m := named.Method(i); m.Exported() {
-						markSig(m.Signature())
-					}
-				}
-				if st, ok := named.Underlying().(*types.Struct); ok {
-					for i := range st.NumFields() {
-						if f := st.Field(i); f.Exported() {
-							mark(f.Type())
-						}
-					}
-				}
-			}
-		}
-	}
-	return a.apiTypes[n.Origin()]
+// handedOut reports whether the exported API passes values of the
+// unexported type n in or out (inAPI, both ways), so that other packages
+// may hold one. inAPI's cache is shared with the queries that hold a.mu.
+func (a *analyzer) handedOut(n *types.Named) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.inAPI(n, false) || a.inAPI(n, true)
 }
