@@ -35,71 +35,56 @@ type chanRecv struct {
 // receivers returns the receives, anywhere in the package, from channels
 // of class (a field such as (*pkg.Bus).events, or a package variable).
 func (c *checker) receivers(class string) []chanRecv {
-	if c.recvs == nil {
-		c.recvs = map[string][]chanRecv{}
-		for _, f := range c.res.Funcs {
-			if f.Flow == nil {
-				continue
-			}
-			for _, b := range f.Fn.Blocks {
-				for _, instr := range b.Instrs {
-					var chans []ssa.Value
-					switch instr := instr.(type) {
-					case *ssa.UnOp:
-						if instr.Op == token.ARROW {
-							chans = append(chans, instr.X)
-						}
-					case *ssa.Select:
-						for _, st := range instr.States {
-							if st.Dir == types.RecvOnly {
-								chans = append(chans, st.Chan)
-							}
-						}
-					}
-					for _, ch := range chans {
-						if k := f.Flow.IDOf(ch).Class; k != "" {
-							c.recvs[k] = append(c.recvs[k], chanRecv{f: f, at: instr.Pos()})
-						}
-					}
-				}
-			}
-		}
-	}
+	c.indexChannels()
 	return c.recvs[class]
 }
 
 // signallers returns the sends on and closes of channels of class,
 // anywhere in the package.
 func (c *checker) signallers(class string) []chanRecv {
-	if c.sigs == nil {
-		c.sigs = map[string][]chanRecv{}
-		for _, f := range c.res.Funcs {
-			if f.Flow == nil {
-				continue
+	c.indexChannels()
+	return c.sigs[class]
+}
+
+// indexChannels fills, in one pass over the package on first use, the
+// receives and the sends and closes by channel class.
+func (c *checker) indexChannels() {
+	if c.recvs != nil {
+		return
+	}
+	c.recvs, c.sigs = map[string][]chanRecv{}, map[string][]chanRecv{}
+	for _, f := range c.res.Funcs {
+		if f.Flow == nil {
+			continue
+		}
+		add := func(index map[string][]chanRecv, ch ssa.Value, at token.Pos, role string) {
+			if k := f.Flow.IDOf(ch).Class; k != "" {
+				index[k] = append(index[k], chanRecv{f, at, role})
 			}
-			for _, b := range f.Fn.Blocks {
-				for _, instr := range b.Instrs {
-					var ch ssa.Value
-					role := "sender"
-					switch instr := instr.(type) {
-					case *ssa.Send:
-						ch = instr.Chan
-					case ssa.CallInstruction:
-						if b, ok := instr.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" && len(instr.Common().Args) == 1 {
-							ch, role = instr.Common().Args[0], "closer"
+		}
+		for _, b := range f.Fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.UnOp:
+					if instr.Op == token.ARROW {
+						add(c.recvs, instr.X, instr.Pos(), "")
+					}
+				case *ssa.Select:
+					for _, st := range instr.States {
+						if st.Dir == types.RecvOnly {
+							add(c.recvs, st.Chan, instr.Pos(), "")
 						}
 					}
-					if ch == nil {
-						continue
-					}
-					if k := f.Flow.IDOf(ch).Class; k != "" {
-						c.sigs[k] = append(c.sigs[k], chanRecv{f, instr.Pos(), role})
+				case *ssa.Send:
+					add(c.sigs, instr.Chan, instr.Pos(), "sender")
+				case ssa.CallInstruction: // close(ch), also deferred
+					if b, ok := instr.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" && len(instr.Common().Args) == 1 {
+						add(c.sigs, instr.Common().Args[0], instr.Pos(), "closer")
 					}
 				}
 			}
 		}
 	}
-	return c.sigs[class]
 }
 
 // recvCycle returns a send on or close of the channel a receive waits on,

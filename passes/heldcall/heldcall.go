@@ -74,8 +74,8 @@ type checker struct {
 	res   *summary.Result
 	rep   *suppress.Reporter
 	calls *srcname.Calls
-	recvs map[string][]chanRecv // receives by channel class, built on first use
-	sigs  map[string][]chanRecv // sends and closes by channel class, built on first use
+	recvs map[string][]chanRecv // receives by channel class, see indexChannels
+	sigs  map[string][]chanRecv // sends and closes by channel class
 }
 
 // lockName names a held lock as written. The engine names locks from
