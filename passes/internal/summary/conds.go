@@ -91,7 +91,7 @@ func (a *analyzer) lockerWrapperClass(funcs []*ssa.Function, flows map[*ssa.Func
 	if n := namedPointee(t); n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == "sync" {
 		return ""
 	}
-	sel := a.pkg.Prog.MethodSets.MethodSet(t).Lookup(a.pass.Pkg, "Unlock")
+	sel := ExportedMethod(a.pkg.Prog.MethodSets.MethodSet(t), "Unlock")
 	if sel == nil {
 		return ""
 	}

@@ -160,16 +160,8 @@ func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link)
 				if !calledInPlace(r) {
 					visit(r)
 				}
-			case *ssa.Call:
-				ok, linked := a.keeps(r.Common(), r.Parent(), v, seen)
-				if !ok {
-					out = append(out, ref)
-				}
-				for _, p := range linked {
-					into = append(into, link{ref, p})
-				}
-			case *ssa.Defer:
-				ok, linked := a.keeps(r.Common(), r.Parent(), v, seen)
+			case *ssa.Call, *ssa.Defer:
+				ok, linked := a.keeps(ref.(ssa.CallInstruction).Common(), ref.Parent(), v, seen)
 				if !ok {
 					out = append(out, ref)
 				}
@@ -221,7 +213,7 @@ func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, objec
 		// A call of a closure or func value that holds the object: it
 		// runs on this goroutine.
 		_, isFunc := v.Type().Underlying().(*types.Signature)
-		return isFunc && !argOf(c, v), nil
+		return isFunc && !slices.Contains(c.Args, v), nil
 	}
 	if c.IsInvoke() {
 		return false, nil
@@ -294,15 +286,6 @@ func (a *analyzer) visitorArg(c *ssa.CallCommon, callee *ssa.Function, v ssa.Val
 		}
 	}
 	return true
-}
-
-func argOf(c *ssa.CallCommon, v ssa.Value) bool {
-	for _, arg := range c.Args {
-		if arg == v {
-			return true
-		}
-	}
-	return false
 }
 
 // calledInPlace reports whether the closure mc is only ever called or
@@ -409,28 +392,34 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 	}
 }
 
-// pointerParams flags fn's pointer parameters, or returns nil if it has
-// none.
 // escapableParams flags the parameters that can carry an object out of a
 // call: pointers, and func values (a method value or closure holding it).
+// It returns nil if fn has none.
 func escapableParams(fn *ssa.Function) []bool {
-	var flags []bool
-	for i, p := range fn.Params {
-		switch p.Type().Underlying().(type) {
+	return paramFlags(fn, func(t types.Type) bool {
+		switch t.Underlying().(type) {
 		case *types.Pointer, *types.Signature:
-			if flags == nil {
-				flags = make([]bool, len(fn.Params))
-			}
-			flags[i] = true
+			return true
 		}
-	}
-	return flags
+		return false
+	})
 }
 
+// pointerParams flags fn's pointer parameters, or returns nil if it has
+// none.
 func pointerParams(fn *ssa.Function) []bool {
+	return paramFlags(fn, func(t types.Type) bool {
+		_, ok := t.Underlying().(*types.Pointer)
+		return ok
+	})
+}
+
+// paramFlags flags fn's parameters whose type is kept, or returns nil if
+// none is.
+func paramFlags(fn *ssa.Function, keep func(types.Type) bool) []bool {
 	var flags []bool
 	for i, p := range fn.Params {
-		if _, ok := p.Type().Underlying().(*types.Pointer); ok {
+		if keep(p.Type()) {
 			if flags == nil {
 				flags = make([]bool, len(fn.Params))
 			}
