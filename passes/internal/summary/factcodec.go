@@ -280,13 +280,19 @@ func (r *factReader) lookup(i uint64) string {
 func (r *factReader) string() string { return r.lookup(r.uint()) }
 
 func (r *factReader) strings() []string {
+	return readList(r, func(s *string) { *s = r.string() })
+}
+
+// readList reads a length, then that many elements with read; an empty
+// list is nil, as it was before encoding.
+func readList[T any](r *factReader, read func(*T)) []T {
 	n := r.len()
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
+	out := make([]T, n)
 	for i := range out {
-		out[i] = r.string()
+		read(&out[i])
 	}
 	return out
 }
@@ -317,39 +323,25 @@ func (r *factReader) id() lockstate.ID {
 }
 
 func (r *factReader) conds() []lockstate.Cond {
-	n := r.len()
-	if n == 0 {
-		return nil
-	}
-	out := make([]lockstate.Cond, n)
-	for i := range out {
-		c := &out[i]
+	return readList(r, func(c *lockstate.Cond) {
 		c.Param = int(r.int())
 		c.Path = r.string()
 		c.Nil = r.bool()
 		c.Value = r.bool()
 		c.Cmp = token.Token(r.int())
 		c.K = r.int()
-	}
-	return out
+	})
 }
 
 func (r *factReader) effects() []lockstate.Effect {
-	n := r.len()
-	if n == 0 {
-		return nil
-	}
-	out := make([]lockstate.Effect, n)
-	for i := range out {
-		e := &out[i]
+	return readList(r, func(e *lockstate.Effect) {
 		e.Lock = r.id()
 		e.Release = r.bool()
 		e.Mode = lockstate.Mode(r.uint())
 		e.Returned = r.bool()
 		e.When = r.conds()
 		e.Outside = r.strings()
-	}
-	return out
+	})
 }
 
 func (r *factReader) reason() *Reason {
@@ -368,15 +360,7 @@ func (r *factReader) reason() *Reason {
 }
 
 func (r *factReader) ints() []int {
-	n := r.len()
-	if n == 0 {
-		return nil
-	}
-	out := make([]int, n)
-	for i := range out {
-		out[i] = int(r.int())
-	}
-	return out
+	return readList(r, func(x *int) { *x = int(r.int()) })
 }
 
 // decodeSummary decodes what encodeSummary wrote.
@@ -415,12 +399,7 @@ func decodeSummary(data []byte) (*Summary, error) {
 	}
 	s := &Summary{}
 	s.Effects = r.effects()
-	if n := r.len(); n > 0 {
-		s.Blocks = make([]*Reason, n)
-		for i := range s.Blocks {
-			s.Blocks[i] = r.reason()
-		}
-	}
+	s.Blocks = readList(r, func(b **Reason) { *b = r.reason() })
 	s.Callback = r.reason()
 	s.Unknown = r.reason()
 	s.CallsParams = r.ints()
