@@ -24,6 +24,9 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		if c.res.BufferedSend(f.Flow, instr.Chan) && !cycle {
 			return nil
 		}
+		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {
+			return nil
+		}
 		fd := &finding{category: "chan", what: "channel send", held: held}
 		if cycle {
 			c.cycleNote(fd, r, h)
@@ -31,14 +34,21 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		return fd
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
+			r, h, cycle := c.recvCycle(f, instr.X, held)
+			if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {
+				return nil
+			}
 			fd := &finding{category: "chan", what: "channel receive", held: held}
-			if r, h, cycle := c.recvCycle(f, instr.X, held); cycle {
+			if cycle {
 				c.recvCycleNote(fd, r, h)
 			}
 			return fd
 		}
 	case *ssa.Select:
 		if instr.Blocking {
+			if held = c.joinHeld(instr, held); len(held) == 0 {
+				return nil
+			}
 			return &finding{category: "select", what: "blocking select", held: held}
 		}
 	case *ssa.Call:
@@ -332,11 +342,24 @@ func (c *checker) blockingSummary(s *summary.Summary, what string, held []lockst
 // that opens an unlock/relock window releases the caller's lock around the
 // operation.
 func (c *checker) blockedBy(r *summary.Reason, held []lockstate.Held) []lockstate.Held {
+	if r.Join {
+		held = summary.JoinBlocked(held, r.JoinTakes)
+	}
 	if r.CondLock != "" {
 		held = without(held, r.CondLock)
 	}
 	for _, class := range r.Released {
 		held = without(held, class)
+	}
+	return held
+}
+
+// joinHeld returns the held locks that a receive or select waits on: all
+// of them, or, for a join with the package's own workers, those the
+// workers take.
+func (c *checker) joinHeld(instr ssa.Instruction, held []lockstate.Held) []lockstate.Held {
+	if takes, ok := c.res.JoinAt(instr); ok {
+		return summary.JoinBlocked(held, takes)
 	}
 	return held
 }

@@ -41,11 +41,17 @@ func SetFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
 	})
 }
 
-// Check checks that every note among the results is expected as one: the
-// want comment on its line says "plausible".
+// Check checks that the test packages type-check, and that every note
+// among the results is expected as one: the want comment on its line says
+// "plausible".
 func Check(t *testing.T, results []*analysistest.Result) {
 	t.Helper()
 	for _, r := range results {
+		// analysistest only logs a test package's type errors: a case
+		// that does not compile tests nothing.
+		for _, err := range r.Pass.TypeErrors {
+			t.Errorf("%s: type error in test data: %v", r.Pass.Pkg.Path(), err)
+		}
 		for _, d := range r.Diagnostics {
 			if confidence.Of(d.Message) != confidence.Note {
 				continue

@@ -106,6 +106,14 @@ type analyzer struct {
 	// on first use.
 	deadOnce sync.Once
 	dead     map[*ssa.Function]bool
+	// joinIdx indexes the package's channel operations and go
+	// statements (joins.go), built on first use; quick caches which
+	// workers do only short steps, and joinTakes holds the joins found,
+	// with the lock classes their workers take.
+	joinIdx   *joinIndex
+	quick     map[*ssa.Function]bool
+	joinTakes map[ssa.Instruction][]string
+	stored    map[string]string // storedLock's answers
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 2
+const factVersion = 3
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -181,6 +181,8 @@ func (w *factWriter) reason(r *Reason) {
 	w.string(r.Plausible)
 	w.conds(r.When)
 	w.bool(r.Guarded)
+	w.bool(r.Join)
+	w.strings(r.JoinTakes)
 }
 
 func (w *factWriter) ints(xs []int) {
@@ -356,6 +358,8 @@ func (r *factReader) reason() *Reason {
 		Plausible: r.string(),
 		When:      r.conds(),
 		Guarded:   r.bool(),
+		Join:      r.bool(),
+		JoinTakes: r.strings(),
 	}
 }
 

@@ -54,7 +54,7 @@ func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reaso
 		if kind, ok := r.Catalog.Direct(m); ok {
 			return kind, FuncName(m, r.Pkg.Pkg), nil, true
 		}
-		if b := r.a.summaryOfObj(m).AnyBlock(); b != nil && b.CondLock == "" {
+		if b := r.a.summaryOfObj(m).AnyBlock(); b != nil && b.CondLock == "" && !b.Join {
 			return "blocks", FuncName(m, r.Pkg.Pkg), b, true
 		}
 	}

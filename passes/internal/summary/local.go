@@ -37,6 +37,7 @@ type local struct {
 	acquires   []string
 	takes      []lockstate.Effect
 	sites      []site
+	joins      []joinCand // receives and selects that may join workers
 }
 
 // scan computes the local part of fn's summary.
@@ -48,6 +49,16 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	var cur *ssa.BasicBlock
 	setBlock := func(kind, op string, cond string) {
 		l.blocks.addBlock(&Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)})
+	}
+	// waitOn records a receive or a select, or a join candidate when the
+	// other side is on the package's own workers.
+	waitOn := func(instr ssa.Instruction, kind, op string) {
+		if ws := a.joinCandidate(fn, instr); ws != nil {
+			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
+			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws})
+			return
+		}
+		setBlock(kind, op, "")
 	}
 	l.releasedAt = func() []string { return released }
 	l.whenAt = func() []lockstate.Cond { return g.when(cur) }
@@ -68,15 +79,15 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			switch instr := instr.(type) {
 			case *ssa.Send:
 				if !a.res.BufferedSend(flow, instr.Chan) {
-					setBlock("chan", "channel send", "")
+					waitOn(instr, "chan", "channel send")
 				}
 			case *ssa.UnOp:
 				if instr.Op == token.ARROW {
-					setBlock("chan", "channel receive", "")
+					waitOn(instr, "chan", "channel receive")
 				}
 			case *ssa.Select:
 				if instr.Blocking {
-					setBlock("select", "select", "")
+					waitOn(instr, "select", "select")
 				}
 			case *ssa.Call:
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, false)

@@ -60,20 +60,35 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		queued[fn] = true
 	}
-	for len(work) > 0 {
-		fn := work[0]
-		work = work[1:]
-		queued[fn] = false
-		if a.combine(fn, locals[fn]) {
-			a.funcs[fn].Summary.version++
-			for _, c := range callers[fn] {
-				if !queued[c] {
-					queued[c] = true
-					work = append(work, c)
-				}
+	changed := func(fn *ssa.Function) {
+		a.funcs[fn].Summary.version++
+		for _, c := range callers[fn] {
+			if !queued[c] {
+				queued[c] = true
+				work = append(work, c)
 			}
 		}
 	}
+	drain := func() {
+		for len(work) > 0 {
+			fn := work[0]
+			work = work[1:]
+			queued[fn] = false
+			if a.combine(fn, locals[fn]) {
+				changed(fn)
+			}
+		}
+	}
+	drain()
+	// Joins with the package's workers are decided once the workers'
+	// summaries are final; what they add propagates to the callers.
+	a.quick = map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		if l := locals[fn]; len(l.joins) > 0 && a.decideJoins(fn, l, locals) {
+			changed(fn)
+		}
+	}
+	drain()
 }
 
 // combine folds fn's callees' summaries into fn's, and reports whether it
@@ -254,7 +269,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		}
 		when = append(slices.Clip(st.when), when...)
 		guarded := b.Guarded || dropped
-		if i, add := s.blockEffect(when, guarded, b.Kind); i < 0 && !add {
+		if i, add := s.blockEffect(when, guarded, b.strength()); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
 		r := b.extend(name.get())

@@ -46,6 +46,13 @@ type Reason struct {
 	// condition its caller could not decide (the state of an object it
 	// was handed): a reason without such steps is preferred.
 	Guarded bool
+	// Join is set when the operation only waits for the package's own
+	// worker goroutines to finish a short step (see joins.go): it blocks
+	// a caller only through the locks the workers take, JoinTakes (lock
+	// classes, "class (read)" for a read lock). Join reasons are the
+	// weakest: any other reason replaces one.
+	Join      bool
+	JoinTakes []string
 }
 
 // MaxChain bounds the length of a reason chain kept in a summary: a longer
@@ -59,7 +66,8 @@ func (r *Reason) extend(fn string) *Reason {
 	if len(chain) > MaxChain {
 		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
-	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded}
+	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded,
+		Join: r.Join, JoinTakes: r.JoinTakes}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".
@@ -113,10 +121,16 @@ type Summary struct {
 const maxBlocks = 4
 
 // AnyBlock returns a reason why the function may block under some
-// arguments, or nil.
+// arguments, or nil. A join reason (Reason.Join) blocks only callers that
+// hold a lock its workers take: use Blocks to see every reason.
 func (s *Summary) AnyBlock() *Reason {
 	if s == nil || len(s.Blocks) == 0 {
 		return nil
+	}
+	for _, b := range s.Blocks {
+		if !b.Join {
+			return b
+		}
 	}
 	return s.Blocks[0]
 }
@@ -125,7 +139,7 @@ func (s *Summary) AnyBlock() *Reason {
 // conditional ones (and one without guarded steps a guarded one), and a
 // reason whose conditions include another's adds nothing. It reports whether the summary changed.
 func (s *Summary) addBlock(r *Reason) bool {
-	i, add := s.blockEffect(r.When, r.Guarded, r.Kind)
+	i, add := s.blockEffect(r.When, r.Guarded, r.strength())
 	if i >= 0 {
 		s.Blocks[i] = r
 		return true
@@ -135,7 +149,7 @@ func (s *Summary) addBlock(r *Reason) bool {
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
-		if !subset(r.When, b.When) {
+		if !drops(r.When, r.Join, b) {
 			kept = append(kept, b)
 		}
 	}
@@ -143,27 +157,49 @@ func (s *Summary) addBlock(r *Reason) bool {
 	return true
 }
 
-// blockEffect says what addBlock does with a reason of the given kind,
-// conditions and guardedness, whatever its chain: it replaces s.Blocks[i]
-// (i >= 0), or it is added (add), or s does not change. Callers that
-// extend a callee's reasons build the new chain only when it is needed.
-func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, kind string) (i int, add bool) {
+// drops reports whether a new reason under conditions when, a join or
+// not, makes the reason b redundant: it holds whenever b does, and a join
+// never stands in for a reason that surely blocks.
+func drops(when []lockstate.Cond, join bool, b *Reason) bool {
+	return subset(when, b.When) && (join == b.Join || !join)
+}
+
+// blockEffect says what addBlock does with a reason of the given
+// strength, conditions and guardedness, whatever its chain: it replaces
+// s.Blocks[i] (i >= 0), or it is added (add), or s does not change.
+// Callers that extend a callee's reasons build the new chain only when it
+// is needed.
+func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong int) (i int, add bool) {
+	join := strong < 0
 	for i, b := range s.Blocks {
-		if subset(b.When, when) {
-			// b holds whenever r does. Under the same conditions, a
-			// certain path replaces a guarded one, and an operation
-			// that surely waits (I/O, a sleep) one that may not (a
-			// channel used as a pool).
-			if subset(when, b.When) && (b.Guarded && !guarded || b.Guarded == guarded && strength(kind) > strength(b.Kind)) {
+		if !subset(b.When, when) {
+			continue
+		}
+		same := subset(when, b.When)
+		switch {
+		case b.Join && !join:
+			// Any reason replaces a join under the same conditions,
+			// and is kept beside one under fewer.
+			if same {
 				return i, false
 			}
-			return -1, false
+			continue
+		case !b.Join && join:
+			return -1, false // b holds whenever r does, and blocks surely
 		}
+		// b holds whenever r does. Under the same conditions, a
+		// certain path replaces a guarded one, and an operation that
+		// surely waits (I/O, a sleep) one that may not (a channel used
+		// as a pool).
+		if same && (b.Guarded && !guarded || b.Guarded == guarded && strong > b.strength()) {
+			return i, false
+		}
+		return -1, false
 	}
 	// The reasons whose conditions include r's are dropped.
 	kept := 0
 	for _, b := range s.Blocks {
-		if !subset(when, b.When) {
+		if !drops(when, join, b) {
 			kept++
 		}
 	}
@@ -172,9 +208,13 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, kind string) 
 
 // strength ranks block reasons by how surely the operation waits: I/O and
 // sleeps wait, a WaitGroup or Cond waits for other goroutines, a channel
-// operation or select may find its peer ready.
-func strength(kind string) int {
-	switch kind {
+// operation or select may find its peer ready, and a join with the
+// package's own workers waits only for their short step.
+func (r *Reason) strength() int {
+	if r.Join {
+		return -1
+	}
+	switch r.Kind {
 	case "chan", "select":
 		return 0
 	case "wait", "blocks":
@@ -195,17 +235,24 @@ func subset[T comparable](a, b []T) bool {
 
 // BlockAt returns the first of s's block reasons that can hold at a call in
 // fn with the given arguments (the callee's parameters in order) and, for a
-// closure, bindings (its captured values), or nil.
+// closure, bindings (its captured values), or nil. A reason that surely
+// blocks comes before a join (Reason.Join).
 func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
 	if s == nil {
 		return nil
 	}
+	var join *Reason
 	for _, b := range s.Blocks {
 		if ok, _, _ := condsHold(fn, b.When, args, bindings); ok {
-			return b
+			if !b.Join {
+				return b
+			}
+			if join == nil {
+				join = b
+			}
 		}
 	}
-	return nil
+	return join
 }
 
 // maxTakes bounds the locks kept in Takes.

@@ -39,7 +39,7 @@ func refAddTake(s *Summary, t lockstate.Effect) bool {
 func refAddBlock(s *Summary, r *Reason) bool {
 	for i, b := range s.Blocks {
 		if subset(b.When, r.When) {
-			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && strength(r.Kind) > strength(b.Kind)) {
+			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && r.strength() > b.strength()) {
 				s.Blocks[i] = r
 				return true
 			}
@@ -152,7 +152,7 @@ func TestBlockEffect(t *testing.T) {
 			s.addBlock(random())
 		}
 		r := random()
-		i, add := s.blockEffect(r.When, r.Guarded, r.Kind)
+		i, add := s.blockEffect(r.When, r.Guarded, r.strength())
 		before := slices.Clone(s.Blocks)
 		ref := &Summary{Blocks: slices.Clone(s.Blocks)}
 		changed := s.addBlock(r)

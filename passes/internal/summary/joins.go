@@ -1,0 +1,587 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// This file recognises joins with the package's own workers: a receive or
+// select whose other side (the send, the close, the receive of a send
+// case) is only ever in goroutines the package starts, which block only on
+// channels the waiting function has already closed or signalled, and which
+// do no I/O, sleep or wait, and call nothing that does:
+//
+//	func (k *keeper) stop() {
+//		select {
+//		case k.stopc <- struct{}{}: // run is always ready for this
+//		case <-k.donec:
+//		}
+//		<-k.donec // run closes donec as it returns
+//	}
+//
+//	close(work)       // the indexer ranges over work
+//	rev := <-results  // and sends its result when work runs dry
+//
+// Such a wait lasts one short step of the worker, not an unbounded time:
+// it blocks a caller only through the locks the workers take (a caller
+// holding one of those deadlocks), so its reason is a join (Reason.Join)
+// that names them.
+
+// A chanKey identifies a channel: "class:" and the class of a field or a
+// package variable, or the make that created a local channel, followed
+// through closures' captures and the results of the package function that
+// made it.
+type chanKey any
+
+// joinIndex is what the package's channel operations and go statements
+// say, indexed once.
+type joinIndex struct {
+	// signals and recvs hold the sends and closes, and the receives,
+	// of each channel, by key.
+	signals, recvs map[chanKey][]ssa.Instruction
+	// goBodies holds the functions that go statements start.
+	goBodies map[*ssa.Function]bool
+	// makers holds each closure's MakeClosure instructions.
+	makers map[*ssa.Function][]*ssa.MakeClosure
+}
+
+// A joinCand is a receive or select that may be a join, before the
+// workers' summaries are known.
+type joinCand struct {
+	reason  *Reason
+	instr   ssa.Instruction
+	workers []*ssa.Function
+}
+
+// joins returns the index, built on first use.
+func (a *analyzer) joins() *joinIndex {
+	if a.joinIdx != nil {
+		return a.joinIdx
+	}
+	ix := &joinIndex{
+		signals:  map[chanKey][]ssa.Instruction{},
+		recvs:    map[chanKey][]ssa.Instruction{},
+		goBodies: map[*ssa.Function]bool{},
+		makers:   map[*ssa.Function][]*ssa.MakeClosure{},
+	}
+	a.joinIdx = ix
+	for _, fn := range a.srcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if g, ok := mc.Fn.(*ssa.Function); ok {
+						ix.makers[g] = append(ix.makers[g], mc)
+					}
+				}
+				if g, ok := instr.(*ssa.Go); ok {
+					if t := StaticCallee(g.Common()); t != nil {
+						ix.goBodies[a.declared(t)] = true
+					} else if t := ClosureFn(g.Common().Value); t != nil {
+						ix.goBodies[t] = true
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range a.srcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				forChanOps(instr, func(ch ssa.Value, signal bool) {
+					k := a.chanKeyOf(fn, ch)
+					if k == nil {
+						return
+					}
+					if signal {
+						ix.signals[k] = append(ix.signals[k], instr)
+					} else {
+						ix.recvs[k] = append(ix.recvs[k], instr)
+					}
+				})
+			}
+		}
+	}
+	return ix
+}
+
+// forChanOps calls f for each channel instr operates on: signal is true
+// for a send or a close, false for a receive.
+func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		if instr.Op == token.ARROW {
+			f(instr.X, false)
+		}
+	case *ssa.Send:
+		f(instr.Chan, true)
+	case *ssa.Select:
+		for _, st := range instr.States {
+			f(st.Chan, st.Dir == types.SendOnly)
+		}
+	case ssa.CallInstruction:
+		c := instr.Common()
+		if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(c.Args) == 1 {
+			f(c.Args[0], true)
+		}
+	}
+}
+
+// chanKeyOf returns the key of the channel v of fn, or nil.
+func (a *analyzer) chanKeyOf(fn *ssa.Function, v ssa.Value) chanKey {
+	return a.chanKeyAt(fn, v, 3)
+}
+
+// chanKeyAt is chanKeyOf, following parameters to the arguments of at
+// most depth levels of callers.
+func (a *analyzer) chanKeyAt(fn *ssa.Function, v ssa.Value, depth int) chanKey {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.MakeChan:
+			return x
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				break
+			}
+			if cell, pfn := a.captured(fn, x.X); cell != nil {
+				if set := lockstate.SetOnce(cell); set != nil {
+					v, fn = set, pfn
+					continue
+				}
+			}
+		case *ssa.FreeVar:
+			if b, pfn := a.binding(fn, x); b != nil {
+				v, fn = b, pfn
+				continue
+			}
+		case *ssa.Extract:
+			if r, g := a.returned(x.Tuple, x.Index); r != nil {
+				v, fn = r, g
+				continue
+			}
+		case *ssa.Call:
+			if r, g := a.returned(x, 0); r != nil {
+				v, fn = r, g
+				continue
+			}
+		case *ssa.Parameter:
+			if depth > 0 {
+				return a.paramChanKey(fn, x, depth-1)
+			}
+		}
+		break
+	}
+	if flow := a.flows[fn]; flow != nil {
+		if c := flow.IDOf(v).Class; c != "" {
+			return "class:" + c
+		}
+	}
+	return nil
+}
+
+// paramChanKey returns the key of the channel every caller passes as the
+// parameter p of fn, a function only the package calls, directly.
+func (a *analyzer) paramChanKey(fn *ssa.Function, p *ssa.Parameter, depth int) chanKey {
+	i := slices.Index(fn.Params, p)
+	if i < 0 || fn.Parent() != nil || a.callableOutside(fn) {
+		return nil
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	if a.index.escapes[fn] {
+		return nil // used as a value: called from anywhere
+	}
+	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
+		return nil
+	}
+	var key chanKey
+	for _, cs := range a.index.calls[fn] {
+		if i >= len(cs.call.Args) {
+			return nil
+		}
+		k := a.chanKeyAt(cs.fn, cs.call.Args[i], depth)
+		if k == nil || key != nil && k != key {
+			return nil
+		}
+		key = k
+	}
+	return key
+}
+
+// captured returns the variable (an Alloc) that addr of fn denotes, itself
+// or through the closures that capture it, and its function.
+func (a *analyzer) captured(fn *ssa.Function, addr ssa.Value) (*ssa.Alloc, *ssa.Function) {
+	for range 4 {
+		switch x := addr.(type) {
+		case *ssa.Alloc:
+			return x, fn
+		case *ssa.FreeVar:
+			b, pfn := a.binding(fn, x)
+			if b == nil {
+				return nil, nil
+			}
+			addr, fn = b, pfn
+			continue
+		}
+		break
+	}
+	return nil, nil
+}
+
+// binding returns the value the one MakeClosure of fn binds to its free
+// variable fv, and the function that makes the closure.
+func (a *analyzer) binding(fn *ssa.Function, fv *ssa.FreeVar) (ssa.Value, *ssa.Function) {
+	mcs := a.joins().makers[fn]
+	i := slices.Index(fn.FreeVars, fv)
+	if len(mcs) != 1 || i < 0 || i >= len(mcs[0].Bindings) {
+		return nil, nil
+	}
+	return mcs[0].Bindings[i], mcs[0].Parent()
+}
+
+// returned returns the value a call of a package function returns as its
+// i'th result on every path, and that function.
+func (a *analyzer) returned(v ssa.Value, i int) (ssa.Value, *ssa.Function) {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, nil
+	}
+	callee := StaticCallee(call.Common())
+	if callee == nil {
+		return nil, nil
+	}
+	callee = a.declared(callee)
+	if a.funcs[callee] == nil {
+		return nil, nil
+	}
+	var out ssa.Value
+	for _, b := range callee.Blocks {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if i >= len(ret.Results) {
+			return nil, nil
+		}
+		r := ret.Results[i]
+		for {
+			ct, ok := r.(*ssa.ChangeType)
+			if !ok {
+				break
+			}
+			r = ct.X
+		}
+		if out != nil && out != r {
+			return nil, nil
+		}
+		out = r
+	}
+	return out, callee
+}
+
+// worker returns the goroutine fn runs on, as the function a go statement
+// starts: fn itself, or the function that runs fn, a closure only ever
+// called or deferred in place, there. It returns nil when fn is not known
+// to run on a goroutine of its own.
+func (a *analyzer) worker(fn *ssa.Function) *ssa.Function {
+	ix := a.joins()
+	for range 8 {
+		if ix.goBodies[fn] {
+			return fn
+		}
+		mcs := ix.makers[fn]
+		if fn.Parent() == nil || len(mcs) != 1 || !calledInPlace(mcs[0]) {
+			return nil
+		}
+		fn = fn.Parent()
+	}
+	return nil
+}
+
+// joinCandidate returns, for a receive or a blocking select of fn, the
+// workers it joins when it may be a join: every other side of each of its
+// channels is on a goroutine the package starts, and each of those
+// workers blocks only where fn has signalled it first. Whether the
+// workers' steps are short is decided once their summaries are known
+// (quickWorker).
+func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
+	ix := a.joins()
+	var waits []chanKey // the channels instr waits on
+	var workers []*ssa.Function
+	ok := true
+	forChanOps(instr, func(ch ssa.Value, signal bool) {
+		k := a.chanKeyOf(fn, ch)
+		if k == nil {
+			ok = false
+			return
+		}
+		waits = append(waits, k)
+		others := ix.signals[k] // the other side of a receive
+		if signal {
+			others = ix.recvs[k]
+		}
+		if len(others) == 0 {
+			ok = false
+		}
+		for _, o := range others {
+			w := a.worker(o.Parent())
+			if w == nil || w == fn {
+				ok = false
+				return
+			}
+			if !slices.Contains(workers, w) {
+				workers = append(workers, w)
+			}
+		}
+	})
+	if !ok || len(workers) == 0 {
+		return nil
+	}
+	signalled := a.signalledBefore(fn, instr)
+	for _, w := range workers {
+		if !a.waitsOnlyFor(w, signalled, waits) {
+			return nil
+		}
+	}
+	return workers
+}
+
+// signals lists the channels a waiter has signalled: closed, or sent one
+// value on.
+type signals struct{ closed, sent []chanKey }
+
+// signalledBefore returns the channels fn closes or sends on before instr
+// (on some path), or in instr itself (a select's send case).
+func (a *analyzer) signalledBefore(fn *ssa.Function, instr ssa.Instruction) signals {
+	var out signals
+	for _, b := range fn.Blocks {
+		for _, x := range b.Instrs {
+			forChanOps(x, func(ch ssa.Value, signal bool) {
+				if !signal || !Precedes(x, instr) {
+					return
+				}
+				if k := a.chanKeyOf(fn, ch); k == nil {
+					return
+				} else if _, closes := x.(ssa.CallInstruction); closes {
+					out.closed = append(out.closed, k)
+				} else {
+					out.sent = append(out.sent, k)
+				}
+			})
+		}
+	}
+	return out
+}
+
+// ready reports whether a receive from k finds a value or a close: a
+// loop that receives until the channel is closed (range, v, ok := <-ch)
+// needs the close, a single receive any signal.
+func (s signals) ready(k chanKey, untilClosed bool) bool {
+	return k != nil && (slices.Contains(s.closed, k) || !untilClosed && slices.Contains(s.sent, k))
+}
+
+// waitsOnlyFor reports whether every channel operation of the worker w
+// (and of the closures it runs in place) that can block is ready once the
+// waiter has signalled the channels signalled: each receive or blocking
+// select has a receive from one of them, and each send goes to a
+// buffered channel; an operation on a channel the waiter waits on (waits)
+// is the other side of the wait.
+func (a *analyzer) waitsOnlyFor(w *ssa.Function, signalled signals, waits []chanKey) bool {
+	for _, fn := range a.family(w) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if !a.readyAfter(fn, instr, signalled, waits) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// readyAfter reports whether instr of fn, part of a worker, cannot wait
+// once the waiter has signalled the channels signalled.
+func (a *analyzer) readyAfter(fn *ssa.Function, instr ssa.Instruction, signalled signals, waits []chanKey) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		if instr.Op == token.ARROW {
+			// A receive is ready once signalled, or is the one the
+			// waiter's send waits for.
+			k := a.chanKeyOf(fn, instr.X)
+			return signalled.ready(k, instr.CommaOk) || slices.Contains(waits, k)
+		}
+	case *ssa.Select:
+		if !instr.Blocking {
+			return true
+		}
+		for _, st := range instr.States {
+			k := a.chanKeyOf(fn, st.Chan)
+			if slices.Contains(waits, k) || st.Dir == types.RecvOnly && signalled.ready(k, false) {
+				return true
+			}
+		}
+		return false
+	case *ssa.Send:
+		if flow := a.flows[fn]; flow != nil && a.res.BufferedSend(flow, instr.Chan) {
+			return true
+		}
+		k := a.chanKeyOf(fn, instr.Chan)
+		if mc, ok := k.(*ssa.MakeChan); ok && constCap(mc) {
+			return true // a captured channel made with a capacity
+		}
+		return slices.Contains(waits, k)
+	}
+	return true
+}
+
+// family returns w and the closures it runs in place, recursively.
+func (a *analyzer) family(w *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{w}
+	for i := 0; i < len(out) && i < 32; i++ {
+		for _, af := range out[i].AnonFuncs {
+			if mcs := a.joins().makers[af]; len(mcs) == 1 && calledInPlace(mcs[0]) {
+				out = append(out, af)
+			}
+		}
+	}
+	return out
+}
+
+// quickWorker reports whether the worker w, whose channel operations are
+// known to be ready (waitsOnlyFor), does nothing else that can wait: no
+// I/O, sleep or wait of its own, no callee that may block, no code of
+// open origin.
+func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local) bool {
+	if q, ok := a.quick[w]; ok {
+		return q
+	}
+	q := true
+	fam := a.family(w)
+	for _, fn := range fam {
+		l := locals[fn]
+		if l == nil || l.callback != nil || l.unknown != nil {
+			q = false
+			break
+		}
+		for _, r := range l.blocks.Blocks {
+			if len(r.Chain) != 2 || r.strength() > 0 {
+				q = false // a sleep, I/O or a wait of its own
+			}
+		}
+		for _, st := range l.sites {
+			if st.callee != nil && slices.Contains(fam, st.callee) {
+				continue
+			}
+			var s *Summary
+			if st.callee != nil {
+				s = a.res.SummaryOf(st.callee)
+			} else if st.method != nil {
+				s = a.summaryOfObj(st.method)
+			}
+			if s != nil && (len(s.Blocks) > 0 || s.Callback != nil || s.Unknown != nil) {
+				q = false
+			}
+		}
+	}
+	a.quick[w] = q
+	return q
+}
+
+// decideJoins turns the join candidates of fn into block reasons, now that
+// the workers' summaries are known: a join naming the locks the workers
+// take, or the plain reason. It reports whether fn's summary changed.
+func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Function]*local) bool {
+	s := a.funcs[fn].Summary
+	changed := false
+	for _, jc := range l.joins {
+		r := jc.reason
+		quick := true
+		var takes []string
+		for _, w := range jc.workers {
+			if !a.quickWorker(w, locals) {
+				quick = false
+				break
+			}
+			for _, c := range a.funcs[w].Summary.Acquires {
+				takes = addClass(takes, c)
+				// A lock reached through a pointer field is the
+				// lock the field is always set to.
+				class, read := strings.CutSuffix(c, " (read)")
+				if stored := a.storedLock(class); stored != "" {
+					if read {
+						stored += " (read)"
+					}
+					takes = addClass(takes, stored)
+				}
+			}
+		}
+		if quick {
+			r.Join, r.JoinTakes = true, takes
+			if a.joinTakes == nil {
+				a.joinTakes = map[ssa.Instruction][]string{}
+			}
+			a.joinTakes[jc.instr] = takes
+		}
+		if !a.quiet && s.addBlock(r) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+func addClass(classes []string, c string) []string {
+	if slices.Contains(classes, c) {
+		return classes
+	}
+	return append(classes, c)
+}
+
+// storedLock returns the lock class a pointer field of lock class field
+// is always set to, or "", once per field.
+func (a *analyzer) storedLock(field string) string {
+	if c, ok := a.stored[field]; ok {
+		return c
+	}
+	if a.stored == nil {
+		a.stored = map[string]string{}
+	}
+	c := a.storedLockClass(a.srcFuncs, a.flows, field)
+	a.stored[field] = c
+	return c
+}
+
+// JoinAt reports whether the receive or select instr is a join with the
+// package's own workers, and the lock classes they take ("class (read)"
+// for a read lock): only a caller holding one of those waits on them.
+func (r *Result) JoinAt(instr ssa.Instruction) ([]string, bool) {
+	takes, ok := r.a.joinTakes[instr]
+	return takes, ok
+}
+
+// JoinBlocked returns the locks of held that a join whose workers take the
+// lock classes takes waits on: a worker that needs a held lock cannot
+// finish its step. Readers do not wait for readers.
+func JoinBlocked(held []lockstate.Held, takes []string) []lockstate.Held {
+	var out []lockstate.Held
+	for _, h := range held {
+		for _, t := range takes {
+			class, read := t, false
+			if c, ok := strings.CutSuffix(t, " (read)"); ok {
+				class, read = c, true
+			}
+			if h.Class == class && !(read && h.Mode == lockstate.Read) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
+}
