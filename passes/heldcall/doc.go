@@ -66,7 +66,13 @@
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object. A lock of an object that no
 // other goroutine can reach yet (allocated here, not yet stored, sent,
-// passed or captured) is uncontended and not reported.
+// passed or captured) is uncontended and not reported. A wait on the
+// package's own worker goroutines is a join, not an unbounded wait, when
+// the workers only ever wait for what the waiter has already signalled
+// (a stop channel it closed, a stream it closed, a send it is making) and
+// call nothing that blocks: a stop handshake with a sweeper, the result of
+// an index rebuild. It is reported only under a lock the workers take,
+// where it deadlocks.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func

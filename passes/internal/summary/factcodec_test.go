@@ -154,6 +154,8 @@ func TestFactRoundTrip(t *testing.T) {
 			{Kind: "chan", Chain: []string{"pkg.(*Conn).flush", "pkg.(*Conn).write", "channel send"}, When: when},
 			{Kind: "wait", Chain: []string{"pkg.(*Conn).flush", "(*sync.Cond).Wait"}, CondLock: "(*pkg.Conn).mu",
 				Released: []string{"(*pkg.Conn).mu", "(*pkg.half).mu"}, Guarded: true},
+			{Kind: "select", Chain: []string{"pkg.(*Conn).Close", "pkg.(*keeper).stop", "select"}, Join: true,
+				JoinTakes: []string{"(*pkg.keeper).mu", "(*pkg.Conn).mu (read)"}},
 		},
 		Callback:      &Reason{Kind: "callback", Chain: []string{"pkg.(*Conn).flush", "func value c.onFlush"}, Plausible: "a field set by the caller"},
 		Unknown:       &Reason{Kind: "callback", Chain: []string{"interface method io.Writer.Write"}},

@@ -183,3 +183,39 @@ func TestBlockEffect(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinReasonsYield checks that a join reason never stands in for a
+// reason that surely blocks: it is not added beside one that covers it,
+// and any reason under the same conditions replaces it.
+func TestJoinReasonsYield(t *testing.T) {
+	flush := lockstate.Cond{Param: 1, Value: true}
+	join := &Reason{Kind: "chan", Chain: []string{"stop", "channel receive"}, Join: true, JoinTakes: []string{"(*pkg.keeper).mu"}}
+	send := &Reason{Kind: "chan", Chain: []string{"stop", "channel send"}}
+	sync := &Reason{Kind: "file", Chain: []string{"stop", "(*os.File).Sync"}, When: []lockstate.Cond{flush}}
+
+	s := &Summary{}
+	if !s.addBlock(send) || s.addBlock(join) {
+		t.Fatalf("a join was added beside a reason that covers it: %v", s.Blocks)
+	}
+
+	s = &Summary{}
+	s.addBlock(join)
+	if !s.addBlock(send) || len(s.Blocks) != 1 || s.Blocks[0] != send {
+		t.Fatalf("a reason under the same conditions did not replace the join: %v", s.Blocks)
+	}
+
+	s = &Summary{}
+	s.addBlock(join)
+	if !s.addBlock(sync) || len(s.Blocks) != 2 {
+		t.Fatalf("a conditional reason did not join the join reason: %v", s.Blocks)
+	}
+	if got := s.AnyBlock(); got != sync {
+		t.Fatalf("AnyBlock = %v, want the reason that surely blocks", got)
+	}
+	if got := BlockAt(s, nil, nil, nil); got != sync {
+		t.Fatalf("BlockAt = %v, want the reason that surely blocks", got)
+	}
+	if got := BlockAt(&Summary{Blocks: []*Reason{join}}, nil, nil, nil); got != join {
+		t.Fatalf("BlockAt of a join alone = %v", got)
+	}
+}
