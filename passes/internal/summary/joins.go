@@ -190,13 +190,13 @@ func (a *analyzer) chanKeyAt(fn *ssa.Function, v ssa.Value, depth int) chanKey {
 // parameter p of fn, a function only the package calls, directly.
 func (a *analyzer) paramChanKey(fn *ssa.Function, p *ssa.Parameter, depth int) chanKey {
 	i := slices.Index(fn.Params, p)
-	if i < 0 || fn.Parent() != nil || a.callableOutside(fn) {
+	if i < 0 || fn.Parent() != nil {
 		return nil
 	}
 	if a.index == nil {
 		a.index = buildIndex(a.pkg, a.srcFuncs)
 	}
-	if a.index.escapes[fn] {
+	if a.callableOutside(fn) || a.index.escapes[fn] {
 		return nil // used as a value: called from anywhere
 	}
 	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
