@@ -46,7 +46,10 @@ func init() {
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
-	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	res, err := summary.Of(pass)
+	if err != nil {
+		return nil, err
+	}
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall"), calls: srcname.New(pass)}
 	c.rep.SkipTests = !reportTests
 	for _, f := range res.Funcs {

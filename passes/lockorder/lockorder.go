@@ -39,7 +39,10 @@ func init() {
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
-	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	res, err := summary.Of(pass)
+	if err != nil {
+		return nil, err
+	}
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder"), calls: srcname.New(pass), readOnly: readOnlyLocks(pass.Pkg, res)}
 	for _, f := range res.Funcs {
 		if f.Flow == nil || res.Unreachable(f.Fn) {

@@ -38,7 +38,10 @@ func init() {
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
-	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	res, err := summary.Of(pass)
+	if err != nil {
+		return nil, err
+	}
 	c := &checker{calls: srcname.New(pass), pass: pass, res: res, rep: suppress.New(pass, "shardlock"), reported: map[token.Pos]bool{}, maps: map[mapKey]*mapUse{}, selectors: map[*ssa.Function]*selector{}, shardLocks: map[string]bool{}, above: map[token.Pos]aboveFinding{}, objects: map[string]bool{}}
 	for _, f := range res.Funcs {
 		if f.Flow == nil {

@@ -28,11 +28,36 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
 	FactTypes:  []analysis.Fact{new(FuncFact)},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	Run:        guard.Run(run),
+	Run:        runReportingErrors,
+}
+
+// runReportingErrors runs lockfacts, turning its failure (a recovered
+// panic) into a result that carries the error: the go vet driver reports
+// only "failed prerequisites" for the analyzers that require a failed
+// one, and lockfacts is never a root, so its own error would be lost.
+// The analyzers that use the result report it (Of).
+func runReportingErrors(pass *analysis.Pass) (any, error) {
+	res, err := guard.Run(run)(pass)
+	if err != nil {
+		return &Result{Err: fmt.Errorf("lockfacts: %w", err)}, nil
+	}
+	return res, nil
+}
+
+// Of returns the lockfacts result of pass, or the error lockfacts failed
+// with.
+func Of(pass *analysis.Pass) (*Result, error) {
+	res := pass.ResultOf[Analyzer].(*Result)
+	if res.Err != nil {
+		return nil, res.Err
+	}
+	return res, nil
 }
 
 // Result is what lockfacts computed for one package.
 type Result struct {
+	// Err is set when lockfacts failed on the package: nothing else is.
+	Err   error
 	Pkg   *ssa.Package
 	Funcs []*Func // in source order, closures after their parents
 	// Catalog is the blocking catalogue in force.
@@ -110,6 +135,9 @@ type analyzer struct {
 	// statements (joins.go), built on first use; quick caches which
 	// workers do only short steps, and joinTakes holds the joins found,
 	// with the lock classes their workers take.
+	// at is the position being analysed, for the report of a panic.
+	at *token.Pos
+
 	joinIdx   *joinIndex
 	quick     map[*ssa.Function]bool
 	joinTakes map[ssa.Instruction][]string
@@ -123,6 +151,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	memlimit.AfterSSA()
 	a := &analyzer{
 		pass:     pass,
+		at:       at,
 		pkg:      ssainfo.Pkg,
 		cat:      catalog.Current(),
 		funcs:    make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
@@ -172,8 +201,8 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res.conds = a.conds
 
 	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint.
-	*at = token.NoPos
 	a.propagate(ssainfo.SrcFuncs)
+	*at = token.NoPos
 
 	// Objects no other goroutine can reach yet.
 	a.computeUnshared(ssainfo.SrcFuncs)

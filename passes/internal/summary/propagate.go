@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -17,6 +18,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 	locals := make(map[*ssa.Function]*local, len(funcs))
 	callers := map[*ssa.Function][]*ssa.Function{}
 	for _, fn := range funcs {
+		*a.at = fn.Pos()
 		l := a.scan(fn, a.flows[fn])
 		locals[fn] = l
 		s := a.funcs[fn].Summary
@@ -79,15 +81,18 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 			}
 		}
 	}
+	*a.at = token.NoPos
 	drain()
 	// Joins with the package's workers are decided once the workers'
 	// summaries are final; what they add propagates to the callers.
 	a.quick = map[*ssa.Function]bool{}
 	for _, fn := range funcs {
+		*a.at = fn.Pos()
 		if l := locals[fn]; len(l.joins) > 0 && a.decideJoins(fn, l, locals) {
 			changed(fn)
 		}
 	}
+	*a.at = token.NoPos
 	drain()
 }
 
