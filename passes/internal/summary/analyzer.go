@@ -106,6 +106,12 @@ type analyzer struct {
 	// on first use.
 	deadOnce sync.Once
 	dead     map[*ssa.Function]bool
+	// ready holds, by function, the receives from a context's Done
+	// channel that cannot wait, and fieldInfos what the package stores
+	// into its fields (see readychans.go and ctxpairs.go), both built on
+	// first use.
+	ready      map[*ssa.Function]map[*ssa.UnOp]bool
+	fieldInfos map[*types.Var]*fieldInfo
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

@@ -71,7 +71,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					setBlock("chan", "channel send", "")
 				}
 			case *ssa.UnOp:
-				if instr.Op == token.ARROW {
+				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) {
 					setBlock("chan", "channel receive", "")
 				}
 			case *ssa.Select:
