@@ -31,6 +31,9 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		return fd
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
+			if c.res.ReadyRecv(f, instr) {
+				return nil // from a context already done on every path
+			}
 			fd := &finding{category: "chan", what: "channel receive", held: held}
 			if r, h, cycle := c.recvCycle(f, instr.X, held); cycle {
 				c.recvCycleNote(fd, r, h)
