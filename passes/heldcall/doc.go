@@ -40,7 +40,10 @@
 //     the receiver. A receive whose sender or closer in the package takes
 //     the held lock first (a shutdown that waits for a loop's done channel
 //     with the lock the loop needs) names that sender or closer. A select
-//     of one case is reported at the select;
+//     of one case is reported at the select. A receive from a context's
+//     Done channel is quiet when the context is done on every path to it:
+//     the function received from it before (or took it in a select case),
+//     or called the cancel func of the same context.WithCancel call;
 //   - select: a select statement without a default case;
 //   - sleep: time.Sleep;
 //   - wait: sync.WaitGroup.Wait, a sync.Cond.Wait that keeps another lock

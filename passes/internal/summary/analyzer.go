@@ -131,17 +131,23 @@ type analyzer struct {
 	// on first use.
 	deadOnce sync.Once
 	dead     map[*ssa.Function]bool
+	// at is the position being analysed, for the report of a panic.
+	at *token.Pos
+
 	// joinIdx indexes the package's channel operations and go
 	// statements (joins.go), built on first use; quick caches which
 	// workers do only short steps, and joinTakes holds the joins found,
 	// with the lock classes their workers take.
-	// at is the position being analysed, for the report of a panic.
-	at *token.Pos
-
 	joinIdx   *joinIndex
 	quick     map[*ssa.Function]bool
 	joinTakes map[ssa.Instruction][]string
 	stored    map[string]string // storedLock's answers
+	// ready holds, by function, the receives from a context's Done
+	// channel that cannot wait, and fieldInfos what the package stores
+	// into its fields (see readychans.go and ctxpairs.go), both built on
+	// first use.
+	ready      map[*ssa.Function]map[*ssa.UnOp]bool
+	fieldInfos map[*types.Var]*fieldInfo
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

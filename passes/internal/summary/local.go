@@ -82,7 +82,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					waitOn(instr, "chan", "channel send")
 				}
 			case *ssa.UnOp:
-				if instr.Op == token.ARROW {
+				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) {
 					waitOn(instr, "chan", "channel receive")
 				}
 			case *ssa.Select:
