@@ -66,7 +66,12 @@
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object. A lock of an object that no
 // other goroutine can reach yet (allocated here, not yet stored, sent,
-// passed or captured) is uncontended and not reported.
+// passed or captured) is uncontended and not reported. Nor is one that only
+// the object's own background work can want: a constructor that started
+// the object's flush loop (go s.flushLoop()) or timer (time.AfterFunc(d,
+// s.expire)), code of the package that does not publish the object, delays
+// only that work, unless it waits for another goroutine while holding the
+// lock (a channel, a select, a WaitGroup), which can be that work.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func

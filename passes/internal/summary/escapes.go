@@ -13,11 +13,24 @@ import (
 // This file follows an object through its function: the instructions
 // through which it can become reachable from elsewhere.
 
+// An escapeMode says which hand-offs of an object count as escapes.
+type escapeMode int
+
+const (
+	// strict counts every way the object can reach another goroutine.
+	strict escapeMode = iota
+	// workers does not count handing the object to the package's own
+	// background workers (see workers.go), as long as they do not
+	// themselves let it escape: they do not publish it to its users.
+	workers
+	nModes // the number of modes
+)
+
 // escapesBefore reports whether the object obj points to can become
 // reachable from elsewhere before instruction at (on some path), not
 // counting instruction skip.
-func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
-	for _, esc := range a.escapes(obj) {
+func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction, mode escapeMode) bool {
+	for _, esc := range a.escapes(obj, mode) {
 		if esc != skip && Precedes(esc, at) {
 			return true
 		}
@@ -29,8 +42,8 @@ func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
 // to can become reachable from elsewhere: stores of the pointer, sends,
 // closures that capture it (unless only called in place), go statements,
 // and calls that hand it to code that may keep it.
-func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
-	out, links := a.escapesInto(v)
+func (a *analyzer) escapes(v ssa.Value, mode escapeMode) []ssa.Instruction {
+	out, links := a.escapesInto(v, mode)
 	for _, l := range links {
 		out = append(out, l.store)
 	}
@@ -43,94 +56,132 @@ type link struct {
 	param int
 }
 
+// maxEscapeValues bounds the values one walk follows.
+const maxEscapeValues = 256
+
+// An escapeWalk follows the values that are, or hold, one object through
+// their function.
+type escapeWalk struct {
+	a    *analyzer
+	mode escapeMode
+	// depth counts the workers' bodies entered to get here: a walk of
+	// depth > 0 is in a function run on another goroutine (workers mode).
+	depth int
+	seen  map[ssa.Value]bool // the values that are or hold the object
+	cells map[ssa.Value]bool // the variables that hold it
+	out   []ssa.Instruction
+	into  []link
+	full  bool // it stopped at maxEscapeValues
+}
+
+func (a *analyzer) newWalk(mode escapeMode, depth int) *escapeWalk {
+	return &escapeWalk{a: a, mode: mode, depth: depth, seen: map[ssa.Value]bool{}, cells: map[ssa.Value]bool{}}
+}
+
 // escapesInto is escapes, except that a store of the pointer into a field
 // of another parameter of its function is returned apart, as the index of
 // that parameter: a function that links two objects (mb.fs = fs) lets one
 // escape only as far as the other does. Stores into the object itself or
 // into an object the function allocates are not escapes.
-func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link) {
-	seen := map[ssa.Value]bool{}
-	cells := map[ssa.Value]bool{}
-	var visit func(v ssa.Value)
-	visit = func(v ssa.Value) {
-		if seen[v] || len(seen) > 256 {
-			return
-		}
-		seen[v] = true
-		refs := v.Referrers()
-		if refs == nil {
-			return
-		}
-		for _, ref := range *refs {
-			switch r := ref.(type) {
-			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef, *ssa.BinOp, *ssa.If, *ssa.Return, *ssa.Field:
-				// Addresses inside the object (its lock, the fields
-				// it guards), comparisons, handing it back.
-			case *ssa.UnOp:
-				if r.Op != token.MUL {
-					out = append(out, ref)
-				} else if cells[v] {
-					visit(r) // a load of the variable that holds it
-				}
-			case *ssa.Store:
-				if r.Val != v {
-					continue
-				}
-				if cell, ok := r.Addr.(*ssa.Alloc); ok && isCell(cell) {
-					// Held in a local variable (a named result, a
-					// parameter spilled for a closure): its loads may
-					// be the object, and it escapes wherever the
-					// variable does (closures capturing it).
-					cells[cell] = true
-					visit(cell)
-					continue
-				}
-				switch root := objectRoot(r.Addr).(type) {
-				case *ssa.Alloc:
-					if root.Parent() == r.Parent() && !isCell(root) {
-						continue // into an object allocated here
-					}
-				case *ssa.Call:
-					if a.freshResults[a.declared(StaticCallee(root.Common()))] {
-						continue // into an object a constructor has just made
-					}
-				case *ssa.Parameter:
-					if seen[root] {
-						continue // into the object itself
-					}
-					if i := indexOf(r.Parent().Params, root); i >= 0 {
-						into = append(into, link{ref, i})
-						continue
-					}
-				}
-				if seen[objectRoot(r.Addr)] {
-					continue // into the object itself
-				}
-				out = append(out, ref)
-			case *ssa.ChangeType, *ssa.Convert, *ssa.Phi:
-				visit(r.(ssa.Value))
-			case *ssa.MakeClosure:
-				// A closure or method value that captures the object
-				// (d.commitApply) holds it: it escapes where the closure
-				// does.
-				if !calledInPlace(r) {
-					visit(r)
-				}
-			case *ssa.Call, *ssa.Defer:
-				ok, linked := a.keeps(ref.(ssa.CallInstruction).Common(), ref.Parent(), v, seen)
-				if !ok {
-					out = append(out, ref)
-				}
-				for _, p := range linked {
-					into = append(into, link{ref, p})
-				}
-			default:
-				out = append(out, ref) // go statements, sends, maps, interfaces, ...
+func (a *analyzer) escapesInto(v ssa.Value, mode escapeMode) (out []ssa.Instruction, into []link) {
+	w := a.newWalk(mode, 0)
+	w.visit(v)
+	return w.out, w.into
+}
+
+func (w *escapeWalk) visit(v ssa.Value) {
+	if w.seen[v] {
+		return
+	}
+	if len(w.seen) > maxEscapeValues {
+		w.full = true
+		return
+	}
+	w.seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return
+	}
+	for _, ref := range *refs {
+		switch r := ref.(type) {
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef, *ssa.BinOp, *ssa.If, *ssa.Return, *ssa.Field:
+			// Addresses inside the object (its lock, the fields
+			// it guards), comparisons, handing it back.
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				w.out = append(w.out, ref)
+			} else if w.cells[v] {
+				w.visit(r) // a load of the variable that holds it
 			}
+		case *ssa.Store:
+			if r.Val == v {
+				w.store(r)
+			}
+		case *ssa.ChangeType, *ssa.Convert, *ssa.Phi:
+			w.visit(r.(ssa.Value))
+		case *ssa.MakeClosure:
+			// A closure or method value that captures the object
+			// (d.commitApply) holds it: it escapes where the closure
+			// does. On a worker, even a closure called in place runs
+			// there, and its body is checked where it is called.
+			if w.depth > 0 || !calledInPlace(r) {
+				w.visit(r)
+			}
+		case *ssa.Go:
+			if w.mode != workers || !w.toWorker(r, v) {
+				w.out = append(w.out, ref)
+			}
+		case *ssa.Call, *ssa.Defer:
+			c := ref.(ssa.CallInstruction).Common()
+			if w.mode == workers && w.toTimer(c, v) {
+				continue
+			}
+			ok, linked := w.keeps(c, ref.Parent(), v)
+			if !ok {
+				w.out = append(w.out, ref)
+			}
+			for _, p := range linked {
+				w.into = append(w.into, link{ref, p})
+			}
+		default:
+			w.out = append(w.out, ref) // sends, maps, interfaces, ...
 		}
 	}
-	visit(v)
-	return out, into
+}
+
+// store follows a store of the object, or of a value holding it, into
+// addr.
+func (w *escapeWalk) store(r *ssa.Store) {
+	if cell, ok := r.Addr.(*ssa.Alloc); ok && isCell(cell) {
+		// Held in a local variable (a named result, a parameter
+		// spilled for a closure): its loads may be the object, and it
+		// escapes wherever the variable does (closures capturing it).
+		w.cells[cell] = true
+		w.visit(cell)
+		return
+	}
+	switch root := objectRoot(r.Addr).(type) {
+	case *ssa.Alloc:
+		if root.Parent() == r.Parent() && !isCell(root) {
+			return // into an object allocated here
+		}
+	case *ssa.Call:
+		if w.a.freshResults[w.a.declared(StaticCallee(root.Common()))] {
+			return // into an object a constructor has just made
+		}
+	case *ssa.Parameter:
+		if w.seen[root] {
+			return // into the object itself
+		}
+		if i := indexOf(r.Parent().Params, root); i >= 0 {
+			w.into = append(w.into, link{r, i})
+			return
+		}
+	}
+	if w.seen[objectRoot(r.Addr)] {
+		return // into the object itself
+	}
+	w.out = append(w.out, r)
 }
 
 // objectRoot returns the object whose field (or element) addr addresses:
@@ -160,16 +211,21 @@ func objectRoot(addr ssa.Value) ssa.Value {
 }
 
 // keeps reports whether a call in fn passes v only to parameters of a
-// function of the package that does not let them escape, or only calls v, a
-// closure holding the object. object holds the values known to be the
-// object (or to hold it): linking v into one of them is no escape. Links
-// into the objects of fn's own parameters are returned, by parameter index.
-func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, object map[ssa.Value]bool) (ok bool, linked []int) {
+// function of the package that do not let them escape (in the walk's
+// mode), or only calls v, a closure holding the object. Linking v into the
+// object itself (a value of w.seen) is no escape. Links into the objects of
+// fn's own parameters are returned, by parameter index.
+func (w *escapeWalk) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value) (ok bool, linked []int) {
+	a, object := w.a, w.seen
 	if c.Value == v {
 		// A call of a closure or func value that holds the object: it
-		// runs on this goroutine.
+		// runs on this goroutine, and on a worker its body must keep
+		// the object too.
 		_, isFunc := v.Type().Underlying().(*types.Signature)
-		return isFunc && !slices.Contains(c.Args, v), nil
+		if !isFunc || slices.Contains(c.Args, v) {
+			return false, nil
+		}
+		return w.depth == 0 || w.workerFunc(v), nil
 	}
 	if c.IsInvoke() {
 		return false, nil
@@ -182,7 +238,7 @@ func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, objec
 		return true, nil
 	}
 	decl := a.declared(callee)
-	nonLeaking, into := a.nonLeaking[decl], a.flowsInto[decl]
+	nonLeaking, into := a.params[w.mode].nonLeaking[decl], a.params[w.mode].flowsInto[decl]
 	if nonLeaking == nil && callee.Pkg != a.pkg {
 		// Another package's function: a func value it calls is a visitor
 		// run in place (a tree's IterFast, a Range), not kept.
@@ -206,9 +262,9 @@ func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, objec
 			if j >= len(c.Args) {
 				return false, nil
 			}
-			w := c.Args[j]
-			root := objectRoot(w)
-			if w == v || object[root] {
+			other := c.Args[j]
+			root := objectRoot(other)
+			if other == v || object[root] {
 				continue
 			}
 			if p, ok := root.(*ssa.Parameter); ok && fn != nil {
@@ -217,7 +273,7 @@ func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, objec
 					continue
 				}
 			}
-			if alloc, ok := w.(*ssa.Alloc); !ok || isCell(alloc) {
+			if alloc, ok := other.(*ssa.Alloc); !ok || isCell(alloc) {
 				return false, nil
 			}
 		}

@@ -19,9 +19,23 @@ import (
 // Shared returns the locks of held that other goroutines can contend for
 // at instruction at, in function f.
 func (r *Result) Shared(f *Func, held []lockstate.Held, at ssa.Instruction) []lockstate.Held {
+	return r.shared(f, held, at, strict)
+}
+
+// SharedBeyondWorkers is Shared, except that the object's own background
+// workers, started by the package on it (go fs.flushLoop(), time.AfterFunc(d,
+// fs.expire)) and not letting it escape, do not count: a lock only they can
+// contend for delays none of the object's users. It is for operations that
+// do not wait for another goroutine: holding such a lock while waiting for
+// one of those workers can deadlock.
+func (r *Result) SharedBeyondWorkers(f *Func, held []lockstate.Held, at ssa.Instruction) []lockstate.Held {
+	return r.shared(f, held, at, workers)
+}
+
+func (r *Result) shared(f *Func, held []lockstate.Held, at ssa.Instruction, mode escapeMode) []lockstate.Held {
 	out := held[:0:0]
 	for _, h := range held {
-		if !r.Unshared(f, h.ID, at) {
+		if !r.unshared(f, h.ID, at, mode) {
 			out = append(out, h)
 		}
 	}
@@ -31,6 +45,10 @@ func (r *Result) Shared(f *Func, held []lockstate.Held, at ssa.Instruction) []lo
 // Unshared reports whether the lock l of function f belongs to an object
 // that no other goroutine can reach yet at instruction at.
 func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
+	return r.unshared(f, l, at, strict)
+}
+
+func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode escapeMode) bool {
 	if f == nil || f.Flow == nil || f.InPlace {
 		return false
 	}
@@ -49,60 +67,84 @@ func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
 			}
 		}
 	case lockstate.RootParam:
-		if u := r.a.unsharedParams[f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
+		if u := r.a.unsharedParams[mode][f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
 			obj = f.Fn.Params[l.RootIndex]
 		}
 	}
-	return obj != nil && !r.a.escapesBefore(obj, at, nil)
+	return obj != nil && !r.a.escapesBefore(obj, at, nil, mode)
 }
 
-// computeUnshared computes, for the package's functions, which pointer
-// parameters never escape through them (nonLeaking), then which are
-// unshared at entry: the function can only be called from the package,
-// and every call passes an object its caller allocated (or was itself
-// handed unshared) and has not let escape before the call. Both are
-// greatest fixpoints: assumptions are dropped until none is contradicted.
+// paramFacts is one escape mode's verdict on the package's parameters.
+type paramFacts struct {
+	// nonLeaking flags, by function and parameter, the pointer and func
+	// parameters that never escape through the function.
+	nonLeaking map[*ssa.Function][]bool
+	// flowsInto lists, for such a parameter, the other parameters whose
+	// objects the function links it into.
+	flowsInto map[*ssa.Function][][]int
+}
+
+// computeUnshared computes, for the package's functions and in each escape
+// mode, which pointer parameters never escape through them (nonLeaking),
+// then which are unshared at entry: the function can only be called from
+// the package, and every call passes an object its caller allocated (or
+// was itself handed unshared) and has not let escape before the call.
+// Both are greatest fixpoints: assumptions are dropped until none is
+// contradicted.
 func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 	a.freshResults = freshResults(funcs)
-	a.nonLeaking = map[*ssa.Function][]bool{}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	for mode := range nModes {
+		a.params[mode] = a.nonLeakingParams(funcs, mode)
+		a.unsharedParams[mode] = a.unsharedAtEntry(funcs, mode)
+	}
+}
+
+// nonLeakingParams computes mode's paramFacts. In workers mode closures
+// count too: a worker can be a func literal taking the object.
+func (a *analyzer) nonLeakingParams(funcs []*ssa.Function, mode escapeMode) paramFacts {
+	pf := paramFacts{nonLeaking: map[*ssa.Function][]bool{}, flowsInto: map[*ssa.Function][][]int{}}
+	a.params[mode] = pf // read by the walks below
 	for _, fn := range funcs {
-		if fn.Parent() != nil || len(fn.Blocks) == 0 {
+		if (fn.Parent() != nil && mode == strict) || len(fn.Blocks) == 0 {
 			continue
 		}
 		if flags := escapableParams(fn); flags != nil {
-			a.nonLeaking[fn] = flags
+			pf.nonLeaking[fn] = flags
 		}
 	}
-	a.flowsInto = map[*ssa.Function][][]int{}
 	for changed := true; changed; {
 		changed = false
-		for fn, flags := range a.nonLeaking {
+		for fn, flags := range pf.nonLeaking {
 			for i, ok := range flags {
 				if !ok {
 					continue
 				}
-				esc, into := a.escapesInto(fn.Params[i])
+				esc, into := a.escapesInto(fn.Params[i], mode)
 				if len(esc) > 0 {
 					flags[i], changed = false, true
 					continue
 				}
 				if len(into) > 0 {
-					if a.flowsInto[fn] == nil {
-						a.flowsInto[fn] = make([][]int, len(fn.Params))
+					if pf.flowsInto[fn] == nil {
+						pf.flowsInto[fn] = make([][]int, len(fn.Params))
 					}
-					a.flowsInto[fn][i] = nil
+					pf.flowsInto[fn][i] = nil
 					for _, l := range into {
-						a.flowsInto[fn][i] = append(a.flowsInto[fn][i], l.param)
+						pf.flowsInto[fn][i] = append(pf.flowsInto[fn][i], l.param)
 					}
 				}
 			}
 		}
 	}
+	return pf
+}
 
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	a.unsharedParams = map[*ssa.Function][]bool{}
+// unsharedAtEntry flags, in mode, the parameters unshared at entry.
+func (a *analyzer) unsharedAtEntry(funcs []*ssa.Function, mode escapeMode) map[*ssa.Function][]bool {
+	unshared := map[*ssa.Function][]bool{}
 	for _, fn := range funcs {
 		if fn.Parent() != nil || len(fn.Blocks) == 0 || a.callableOutside(fn) || a.index.escapes[fn] {
 			continue
@@ -114,18 +156,19 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 			continue
 		}
 		if flags := pointerParams(fn); flags != nil {
-			a.unsharedParams[fn] = flags
+			unshared[fn] = flags
 		}
 	}
+	a.unsharedParams[mode] = unshared // read by unsharedArg
 	for changed := true; changed; {
 		changed = false
-		for fn, flags := range a.unsharedParams {
+		for fn, flags := range unshared {
 			for i, ok := range flags {
 				if !ok {
 					continue
 				}
 				for _, cs := range a.index.calls[fn] {
-					if !a.unsharedArg(cs, i) {
+					if !a.unsharedArg(cs, i, mode) {
 						flags[i], changed = false, true
 						break
 					}
@@ -133,6 +176,7 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 			}
 		}
 	}
+	return unshared
 }
 
 // escapableParams flags the parameters that can carry an object out of a
@@ -173,19 +217,19 @@ func paramFlags(fn *ssa.Function, keep func(types.Type) bool) []bool {
 }
 
 // unsharedArg reports whether the i'th argument of a call site is an
-// object no other goroutine can reach at the call.
-func (a *analyzer) unsharedArg(cs callSite, i int) bool {
+// object no other goroutine can reach at the call, in mode.
+func (a *analyzer) unsharedArg(cs callSite, i int, mode escapeMode) bool {
 	instr := cs.instr
 	if i >= len(cs.call.Args) {
 		return false
 	}
 	switch arg := valueAt(cs.call.Args[i], instr).(type) {
 	case *ssa.Alloc:
-		return !isCell(arg) && !a.escapesBefore(arg, instr, instr)
+		return !isCell(arg) && !a.escapesBefore(arg, instr, instr, mode)
 	case *ssa.Parameter:
-		u := a.unsharedParams[cs.fn]
+		u := a.unsharedParams[mode][cs.fn]
 		j := indexOf(cs.fn.Params, arg)
-		return j >= 0 && j < len(u) && u[j] && !a.escapesBefore(arg, instr, instr)
+		return j >= 0 && j < len(u) && u[j] && !a.escapesBefore(arg, instr, instr, mode)
 	}
 	return false
 }
