@@ -3,6 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -217,19 +218,31 @@ func paramFlags(fn *ssa.Function, keep func(types.Type) bool) []bool {
 }
 
 // unsharedArg reports whether the i'th argument of a call site is an
-// object no other goroutine can reach at the call, in mode.
+// object no other goroutine can reach at the call, in mode. A go statement
+// never passes one: the goroutine runs alongside its caller, which goes on
+// using the object. A deferred call runs when the caller returns, after
+// any of the caller's escapes.
 func (a *analyzer) unsharedArg(cs callSite, i int, mode escapeMode) bool {
 	instr := cs.instr
 	if i >= len(cs.call.Args) {
 		return false
 	}
+	escaped := func(obj ssa.Value) bool { return a.escapesBefore(obj, instr, instr, mode) }
+	switch instr.(type) {
+	case *ssa.Go:
+		return false
+	case *ssa.Defer:
+		escaped = func(obj ssa.Value) bool {
+			return slices.ContainsFunc(a.escapes(obj, mode), func(esc ssa.Instruction) bool { return esc != instr })
+		}
+	}
 	switch arg := valueAt(cs.call.Args[i], instr).(type) {
 	case *ssa.Alloc:
-		return !isCell(arg) && !a.escapesBefore(arg, instr, instr, mode)
+		return !isCell(arg) && !escaped(arg)
 	case *ssa.Parameter:
 		u := a.unsharedParams[mode][cs.fn]
 		j := indexOf(cs.fn.Params, arg)
-		return j >= 0 && j < len(u) && u[j] && !a.escapesBefore(arg, instr, instr, mode)
+		return j >= 0 && j < len(u) && u[j] && !escaped(arg)
 	}
 	return false
 }
