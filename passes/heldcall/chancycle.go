@@ -127,6 +127,7 @@ func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.He
 // cycleNote completes a channel finding with the receiver that takes the
 // lock.
 func (c *checker) cycleNote(fd *finding, r chanRecv, h lockstate.Held) {
+	fd.cycle = true
 	fd.what += ", whose receiver (" + srcname.At(c.pass.Fset, r.at) + ") takes " + c.lockName(h) + " before it receives again"
 	fd.related = append(fd.related, analysis.RelatedInformation{Pos: r.at, Message: "the receiver, which takes " + c.lockName(h)})
 }
@@ -134,6 +135,7 @@ func (c *checker) cycleNote(fd *finding, r chanRecv, h lockstate.Held) {
 // recvCycleNote completes a receive finding with the sender or closer that
 // takes the lock before it gets to the channel.
 func (c *checker) recvCycleNote(fd *finding, r chanRecv, h lockstate.Held) {
+	fd.cycle = true
 	fd.what += ", whose " + r.role + " (" + srcname.At(c.pass.Fset, r.at) + ") takes " + c.lockName(h) + " first"
 	fd.related = append(fd.related, analysis.RelatedInformation{Pos: r.at, Message: "the " + r.role + ", which takes " + c.lockName(h)})
 }

@@ -27,7 +27,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {
 			return nil
 		}
-		fd := &finding{category: "chan", what: "channel send", held: held}
+		fd := &finding{category: "chan", what: "channel send", held: held, sides: f.Flow.IDOf(instr.Chan).Class != ""}
 		if cycle {
 			c.cycleNote(fd, r, h)
 		}
@@ -41,7 +41,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 			if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {
 				return nil
 			}
-			fd := &finding{category: "chan", what: "channel receive", held: held}
+			fd := &finding{category: "chan", what: "channel receive", held: held, sides: f.Flow.IDOf(instr.X).Class != ""}
 			if cycle {
 				c.recvCycleNote(fd, r, h)
 			}
@@ -246,7 +246,7 @@ const maxProvenDepth = 6
 // blocksFinding is the finding for a call whose chain r blocks: a note when
 // the operation is deeper than maxProvenDepth calls down.
 func blocksFinding(what string, r *summary.Reason, held []lockstate.Held) *finding {
-	fd := &finding{category: "blocks", what: what, held: held}
+	fd := &finding{category: "blocks", what: what, held: held, op: r.Kind}
 	if calls := len(r.Chain) - 1; calls > maxProvenDepth {
 		fd.level = confidence.Note
 		fd.why = fmt.Sprintf("the operation is %d calls down, past conditions not decided here", calls)
@@ -259,6 +259,7 @@ func blocksFinding(what string, r *summary.Reason, held []lockstate.Held) *findi
 
 // withReason carries a summary reason's confidence over to a finding.
 func withReason(fd *finding, r *summary.Reason) *finding {
+	fd.op = r.Kind
 	if r.Plausible != "" {
 		fd.level, fd.why = confidence.Note, r.Plausible
 	}

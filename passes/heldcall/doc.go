@@ -69,13 +69,19 @@
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object. A lock of an object that no
 // other goroutine can reach yet (allocated here, not yet stored, sent,
-// passed or captured) is uncontended and not reported. A wait on the
-// package's own worker goroutines is a join, not an unbounded wait, when
-// the workers only ever wait for what the waiter has already signalled
-// (a stop channel it closed, a stream it closed, a send it is making) and
-// call nothing that blocks: a stop handshake with a sweeper, the result of
-// an index rebuild. It is reported only under a lock the workers take,
-// where it deadlocks.
+// passed or captured) is uncontended and not reported. Nor is one that only
+// the object's own background work can want: a constructor that started
+// the object's flush loop (go s.flushLoop()) or timer (time.AfterFunc(d,
+// s.expire)), code of the package that does not publish the object, delays
+// only that work, unless it waits for another goroutine while holding the
+// lock (a channel, a select, a WaitGroup), which can be that work.
+//
+// A wait on the package's own worker goroutines is a join, not an
+// unbounded wait, when the workers only ever wait for what the waiter has
+// already signalled (a stop channel it closed, a stream it closed, a send
+// it is making) and call nothing that blocks: a stop handshake with a
+// sweeper, the result of an index rebuild. It is reported only under a
+// lock the workers take, where it deadlocks.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func

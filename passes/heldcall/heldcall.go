@@ -65,7 +65,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 				continue
 			}
 			if fd := c.classify(f, ev.Instr, held); fd != nil {
-				c.report(f, ev.Instr, fd)
+				if fd = c.beyondWorkers(f, ev.Instr, held, fd); fd != nil {
+					c.report(f, ev.Instr, fd)
+				}
 			}
 		}
 	}
@@ -136,6 +138,13 @@ type finding struct {
 	level    confidence.Level
 	why      string // for a note: why it is only plausible
 	related  []analysis.RelatedInformation
+	// op is the kind of the operation at the end of a call chain (see
+	// summary.Reason.Kind), when it is not the category.
+	op string
+	// sides is set for a channel operation whose other sides the package
+	// index knows (see recvCycle), and cycle when one of them takes a
+	// held lock first.
+	sides, cycle bool
 }
 
 func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {

@@ -118,12 +118,11 @@ type analyzer struct {
 	origins   map[ssa.Value]Origin // memoised FuncOrigin results
 	guards    map[*ssa.Function]*guards
 	guarding  map[string]bool // lock classes that guard state, see GuardsState
-	// nonLeaking and unsharedParams flag, by parameter, the pointer
-	// parameters that do not escape and those unshared at entry (see
-	// unshared.go).
-	nonLeaking     map[*ssa.Function][]bool
-	flowsInto      map[*ssa.Function][][]int
-	unsharedParams map[*ssa.Function][]bool
+	// params and unsharedParams flag, by escape mode and parameter, the
+	// pointer parameters that do not escape and those unshared at entry
+	// (see unshared.go).
+	params         [nModes]paramFacts
+	unsharedParams [nModes]map[*ssa.Function][]bool
 	// freshResults flags the functions whose pointer result is always an
 	// object they allocate (a constructor).
 	freshResults map[*ssa.Function]bool

@@ -20,9 +20,23 @@ import (
 // Shared returns the locks of held that other goroutines can contend for
 // at instruction at, in function f.
 func (r *Result) Shared(f *Func, held []lockstate.Held, at ssa.Instruction) []lockstate.Held {
+	return r.shared(f, held, at, strict)
+}
+
+// SharedBeyondWorkers is Shared, except that the object's own background
+// workers, started by the package on it (go fs.flushLoop(), time.AfterFunc(d,
+// fs.expire)) and not letting it escape, do not count: a lock only they can
+// contend for delays none of the object's users. It is for operations that
+// do not wait for another goroutine: holding such a lock while waiting for
+// one of those workers can deadlock.
+func (r *Result) SharedBeyondWorkers(f *Func, held []lockstate.Held, at ssa.Instruction) []lockstate.Held {
+	return r.shared(f, held, at, workers)
+}
+
+func (r *Result) shared(f *Func, held []lockstate.Held, at ssa.Instruction, mode escapeMode) []lockstate.Held {
 	out := held[:0:0]
 	for _, h := range held {
-		if !r.Unshared(f, h.ID, at) {
+		if !r.unshared(f, h.ID, at, mode) {
 			out = append(out, h)
 		}
 	}
@@ -32,6 +46,10 @@ func (r *Result) Shared(f *Func, held []lockstate.Held, at ssa.Instruction) []lo
 // Unshared reports whether the lock l of function f belongs to an object
 // that no other goroutine can reach yet at instruction at.
 func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
+	return r.unshared(f, l, at, strict)
+}
+
+func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode escapeMode) bool {
 	if f == nil || f.Flow == nil || f.InPlace {
 		return false
 	}
@@ -50,316 +68,84 @@ func (r *Result) Unshared(f *Func, l lockstate.ID, at ssa.Instruction) bool {
 			}
 		}
 	case lockstate.RootParam:
-		if u := r.a.unsharedParams[f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
+		if u := r.a.unsharedParams[mode][f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
 			obj = f.Fn.Params[l.RootIndex]
 		}
 	}
-	return obj != nil && !r.a.escapesBefore(obj, at, nil)
+	return obj != nil && !r.a.escapesBefore(obj, at, nil, mode)
 }
 
-// escapesBefore reports whether the object obj points to can become
-// reachable from elsewhere before instruction at (on some path), not
-// counting instruction skip.
-func (a *analyzer) escapesBefore(obj ssa.Value, at, skip ssa.Instruction) bool {
-	for _, esc := range a.escapes(obj) {
-		if esc != skip && Precedes(esc, at) {
-			return true
-		}
-	}
-	return false
+// paramFacts is one escape mode's verdict on the package's parameters.
+type paramFacts struct {
+	// nonLeaking flags, by function and parameter, the pointer and func
+	// parameters that never escape through the function.
+	nonLeaking map[*ssa.Function][]bool
+	// flowsInto lists, for such a parameter, the other parameters whose
+	// objects the function links it into.
+	flowsInto map[*ssa.Function][][]int
 }
 
-// escapes returns the instructions through which the object that v points
-// to can become reachable from elsewhere: stores of the pointer, sends,
-// closures that capture it (unless only called in place), go statements,
-// and calls that hand it to code that may keep it.
-func (a *analyzer) escapes(v ssa.Value) []ssa.Instruction {
-	out, links := a.escapesInto(v)
-	for _, l := range links {
-		out = append(out, l.store)
-	}
-	return out
-}
-
-// A link is a store of a pointer into a field of a parameter's object.
-type link struct {
-	store ssa.Instruction
-	param int
-}
-
-// escapesInto is escapes, except that a store of the pointer into a field
-// of another parameter of its function is returned apart, as the index of
-// that parameter: a function that links two objects (mb.fs = fs) lets one
-// escape only as far as the other does. Stores into the object itself or
-// into an object the function allocates are not escapes.
-func (a *analyzer) escapesInto(v ssa.Value) (out []ssa.Instruction, into []link) {
-	seen := map[ssa.Value]bool{}
-	cells := map[ssa.Value]bool{}
-	var visit func(v ssa.Value)
-	visit = func(v ssa.Value) {
-		if seen[v] || len(seen) > 256 {
-			return
-		}
-		seen[v] = true
-		refs := v.Referrers()
-		if refs == nil {
-			return
-		}
-		for _, ref := range *refs {
-			switch r := ref.(type) {
-			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef, *ssa.BinOp, *ssa.If, *ssa.Return, *ssa.Field:
-				// Addresses inside the object (its lock, the fields
-				// it guards), comparisons, handing it back.
-			case *ssa.UnOp:
-				if r.Op != token.MUL {
-					out = append(out, ref)
-				} else if cells[v] {
-					visit(r) // a load of the variable that holds it
-				}
-			case *ssa.Store:
-				if r.Val != v {
-					continue
-				}
-				if cell, ok := r.Addr.(*ssa.Alloc); ok && isCell(cell) {
-					// Held in a local variable (a named result, a
-					// parameter spilled for a closure): its loads may
-					// be the object, and it escapes wherever the
-					// variable does (closures capturing it).
-					cells[cell] = true
-					visit(cell)
-					continue
-				}
-				switch root := objectRoot(r.Addr).(type) {
-				case *ssa.Alloc:
-					if root.Parent() == r.Parent() && !isCell(root) {
-						continue // into an object allocated here
-					}
-				case *ssa.Call:
-					if a.freshResults[a.declared(StaticCallee(root.Common()))] {
-						continue // into an object a constructor has just made
-					}
-				case *ssa.Parameter:
-					if seen[root] {
-						continue // into the object itself
-					}
-					if i := indexOf(r.Parent().Params, root); i >= 0 {
-						into = append(into, link{ref, i})
-						continue
-					}
-				}
-				if seen[objectRoot(r.Addr)] {
-					continue // into the object itself
-				}
-				out = append(out, ref)
-			case *ssa.ChangeType, *ssa.Convert, *ssa.Phi:
-				visit(r.(ssa.Value))
-			case *ssa.MakeClosure:
-				// A closure or method value that captures the object
-				// (d.commitApply) holds it: it escapes where the closure
-				// does.
-				if !calledInPlace(r) {
-					visit(r)
-				}
-			case *ssa.Call, *ssa.Defer:
-				ok, linked := a.keeps(ref.(ssa.CallInstruction).Common(), ref.Parent(), v, seen)
-				if !ok {
-					out = append(out, ref)
-				}
-				for _, p := range linked {
-					into = append(into, link{ref, p})
-				}
-			default:
-				out = append(out, ref) // go statements, sends, maps, interfaces, ...
-			}
-		}
-	}
-	visit(v)
-	return out, into
-}
-
-// objectRoot returns the object whose field (or element) addr addresses:
-// the base below every field selection and load.
-func objectRoot(addr ssa.Value) ssa.Value {
-	for range 16 {
-		switch x := addr.(type) {
-		case *ssa.FieldAddr:
-			addr = x.X
-		case *ssa.IndexAddr:
-			addr = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return addr
-			}
-			if cell, ok := x.X.(*ssa.Alloc); ok && isCell(cell) {
-				if v := lockstate.SetOnce(cell); v != nil {
-					return v // a variable set once, such as one a closure captures
-				}
-			}
-			addr = x.X
-		default:
-			return addr
-		}
-	}
-	return addr
-}
-
-// keeps reports whether a call in fn passes v only to parameters of a
-// function of the package that does not let them escape, or only calls v, a
-// closure holding the object. object holds the values known to be the
-// object (or to hold it): linking v into one of them is no escape. Links
-// into the objects of fn's own parameters are returned, by parameter index.
-func (a *analyzer) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value, object map[ssa.Value]bool) (ok bool, linked []int) {
-	if c.Value == v {
-		// A call of a closure or func value that holds the object: it
-		// runs on this goroutine.
-		_, isFunc := v.Type().Underlying().(*types.Signature)
-		return isFunc && !slices.Contains(c.Args, v), nil
-	}
-	if c.IsInvoke() {
-		return false, nil
-	}
-	callee := StaticCallee(c)
-	if callee == nil {
-		return false, nil
-	}
-	if op := lockstate.OpOf(c); op.Kind != lockstate.NoOp {
-		return true, nil
-	}
-	decl := a.declared(callee)
-	nonLeaking, into := a.nonLeaking[decl], a.flowsInto[decl]
-	if nonLeaking == nil && callee.Pkg != a.pkg {
-		// Another package's function: a func value it calls is a visitor
-		// run in place (a tree's IterFast, a Range), not kept.
-		return a.visitorArg(c, callee, v), nil
-	}
-	for i, arg := range c.Args {
-		if arg != v {
-			continue
-		}
-		if i >= len(nonLeaking) || !nonLeaking[i] {
-			return false, nil
-		}
-		if i >= len(into) {
-			continue
-		}
-		for _, j := range into[i] {
-			// Linked into the object passed as argument j: fine if
-			// that is v itself, part of the object, or an object the
-			// caller allocated; a link into a parameter's object is
-			// the caller's link.
-			if j >= len(c.Args) {
-				return false, nil
-			}
-			w := c.Args[j]
-			root := objectRoot(w)
-			if w == v || object[root] {
-				continue
-			}
-			if p, ok := root.(*ssa.Parameter); ok && fn != nil {
-				if k := indexOf(fn.Params, p); k >= 0 {
-					linked = append(linked, k)
-					continue
-				}
-			}
-			if alloc, ok := w.(*ssa.Alloc); !ok || isCell(alloc) {
-				return false, nil
-			}
-		}
-	}
-	return true, linked
-}
-
-// visitorArg reports whether every argument v of the call of callee, of
-// another package, is a func value that callee calls (its summary's
-// CallsParams).
-func (a *analyzer) visitorArg(c *ssa.CallCommon, callee *ssa.Function, v ssa.Value) bool {
-	if _, isFunc := v.Type().Underlying().(*types.Signature); !isFunc {
-		return false
-	}
-	s := a.res.SummaryOf(callee)
-	if s == nil {
-		return false
-	}
-	for i, arg := range c.Args { // the receiver, if any, is argument 0, as in CallsParams
-		if arg == v && !slices.Contains(s.CallsParams, i) {
-			return false
-		}
-	}
-	return true
-}
-
-// calledInPlace reports whether the closure mc is only ever called or
-// deferred: it runs on the goroutine that made it.
-func calledInPlace(mc *ssa.MakeClosure) bool {
-	for _, ref := range *mc.Referrers() {
-		var c *ssa.CallCommon
-		switch r := ref.(type) {
-		case *ssa.Call:
-			c = r.Common()
-		case *ssa.Defer:
-			c = r.Common()
-		default:
-			return false
-		}
-		if c.Value != ssa.Value(mc) {
-			return false
-		}
-		for _, arg := range c.Args {
-			if arg == ssa.Value(mc) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// computeUnshared computes, for the package's functions, which pointer
-// parameters never escape through them (nonLeaking), then which are
-// unshared at entry: the function can only be called from the package,
-// and every call passes an object its caller allocated (or was itself
-// handed unshared) and has not let escape before the call. Both are
-// greatest fixpoints: assumptions are dropped until none is contradicted.
+// computeUnshared computes, for the package's functions and in each escape
+// mode, which pointer parameters never escape through them (nonLeaking),
+// then which are unshared at entry: the function can only be called from
+// the package, and every call passes an object its caller allocated (or
+// was itself handed unshared) and has not let escape before the call.
+// Both are greatest fixpoints: assumptions are dropped until none is
+// contradicted.
 func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 	a.freshResults = freshResults(funcs)
-	a.nonLeaking = map[*ssa.Function][]bool{}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	for mode := range nModes {
+		a.params[mode] = a.nonLeakingParams(funcs, mode)
+		a.unsharedParams[mode] = a.unsharedAtEntry(funcs, mode)
+	}
+}
+
+// nonLeakingParams computes mode's paramFacts. In workers mode closures
+// count too: a worker can be a func literal taking the object.
+func (a *analyzer) nonLeakingParams(funcs []*ssa.Function, mode escapeMode) paramFacts {
+	pf := paramFacts{nonLeaking: map[*ssa.Function][]bool{}, flowsInto: map[*ssa.Function][][]int{}}
+	a.params[mode] = pf // read by the walks below
 	for _, fn := range funcs {
-		if fn.Parent() != nil || len(fn.Blocks) == 0 {
+		if (fn.Parent() != nil && mode == strict) || len(fn.Blocks) == 0 {
 			continue
 		}
 		if flags := escapableParams(fn); flags != nil {
-			a.nonLeaking[fn] = flags
+			pf.nonLeaking[fn] = flags
 		}
 	}
-	a.flowsInto = map[*ssa.Function][][]int{}
 	for changed := true; changed; {
 		changed = false
-		for fn, flags := range a.nonLeaking {
+		for fn, flags := range pf.nonLeaking {
 			for i, ok := range flags {
 				if !ok {
 					continue
 				}
-				esc, into := a.escapesInto(fn.Params[i])
+				esc, into := a.escapesInto(fn.Params[i], mode)
 				if len(esc) > 0 {
 					flags[i], changed = false, true
 					continue
 				}
 				if len(into) > 0 {
-					if a.flowsInto[fn] == nil {
-						a.flowsInto[fn] = make([][]int, len(fn.Params))
+					if pf.flowsInto[fn] == nil {
+						pf.flowsInto[fn] = make([][]int, len(fn.Params))
 					}
-					a.flowsInto[fn][i] = nil
+					pf.flowsInto[fn][i] = nil
 					for _, l := range into {
-						a.flowsInto[fn][i] = append(a.flowsInto[fn][i], l.param)
+						pf.flowsInto[fn][i] = append(pf.flowsInto[fn][i], l.param)
 					}
 				}
 			}
 		}
 	}
+	return pf
+}
 
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	a.unsharedParams = map[*ssa.Function][]bool{}
+// unsharedAtEntry flags, in mode, the parameters unshared at entry.
+func (a *analyzer) unsharedAtEntry(funcs []*ssa.Function, mode escapeMode) map[*ssa.Function][]bool {
+	unshared := map[*ssa.Function][]bool{}
 	for _, fn := range funcs {
 		if fn.Parent() != nil || len(fn.Blocks) == 0 || a.callableOutside(fn) || a.index.escapes[fn] {
 			continue
@@ -371,18 +157,19 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 			continue
 		}
 		if flags := pointerParams(fn); flags != nil {
-			a.unsharedParams[fn] = flags
+			unshared[fn] = flags
 		}
 	}
+	a.unsharedParams[mode] = unshared // read by unsharedArg
 	for changed := true; changed; {
 		changed = false
-		for fn, flags := range a.unsharedParams {
+		for fn, flags := range unshared {
 			for i, ok := range flags {
 				if !ok {
 					continue
 				}
 				for _, cs := range a.index.calls[fn] {
-					if !a.unsharedArg(cs, i) {
+					if !a.unsharedArg(cs, i, mode) {
 						flags[i], changed = false, true
 						break
 					}
@@ -390,6 +177,7 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 			}
 		}
 	}
+	return unshared
 }
 
 // escapableParams flags the parameters that can carry an object out of a
@@ -430,19 +218,31 @@ func paramFlags(fn *ssa.Function, keep func(types.Type) bool) []bool {
 }
 
 // unsharedArg reports whether the i'th argument of a call site is an
-// object no other goroutine can reach at the call.
-func (a *analyzer) unsharedArg(cs callSite, i int) bool {
+// object no other goroutine can reach at the call, in mode. A go statement
+// never passes one: the goroutine runs alongside its caller, which goes on
+// using the object. A deferred call runs when the caller returns, after
+// any of the caller's escapes.
+func (a *analyzer) unsharedArg(cs callSite, i int, mode escapeMode) bool {
 	instr := cs.instr
 	if i >= len(cs.call.Args) {
 		return false
 	}
+	escaped := func(obj ssa.Value) bool { return a.escapesBefore(obj, instr, instr, mode) }
+	switch instr.(type) {
+	case *ssa.Go:
+		return false
+	case *ssa.Defer:
+		escaped = func(obj ssa.Value) bool {
+			return slices.ContainsFunc(a.escapes(obj, mode), func(esc ssa.Instruction) bool { return esc != instr })
+		}
+	}
 	switch arg := valueAt(cs.call.Args[i], instr).(type) {
 	case *ssa.Alloc:
-		return !isCell(arg) && !a.escapesBefore(arg, instr, instr)
+		return !isCell(arg) && !escaped(arg)
 	case *ssa.Parameter:
-		u := a.unsharedParams[cs.fn]
+		u := a.unsharedParams[mode][cs.fn]
 		j := indexOf(cs.fn.Params, arg)
-		return j >= 0 && j < len(u) && u[j] && !a.escapesBefore(arg, instr, instr)
+		return j >= 0 && j < len(u) && u[j] && !escaped(arg)
 	}
 	return false
 }
