@@ -244,7 +244,16 @@ func (w *escapeWalk) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value) (ok
 		// run in place (a tree's IterFast, a Range), not kept.
 		return a.visitorArg(c, callee, v), nil
 	}
-	for i, arg := range c.Args {
+	// The arguments in the order of decl's parameters: a bound method
+	// value's call passes its receiver in the closure.
+	args := c.Args
+	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil {
+		args = append([]ssa.Value{nil}, c.Args...)
+		if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+			args[0] = mc.Bindings[0]
+		}
+	}
+	for i, arg := range args {
 		if arg != v {
 			continue
 		}
@@ -259,10 +268,10 @@ func (w *escapeWalk) keeps(c *ssa.CallCommon, fn *ssa.Function, v ssa.Value) (ok
 			// that is v itself, part of the object, or an object the
 			// caller allocated; a link into a parameter's object is
 			// the caller's link.
-			if j >= len(c.Args) {
+			if j >= len(args) || args[j] == nil {
 				return false, nil
 			}
-			other := c.Args[j]
+			other := args[j]
 			root := objectRoot(other)
 			if other == v || object[root] {
 				continue
