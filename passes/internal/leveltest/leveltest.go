@@ -47,6 +47,10 @@ func SetFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
 func Check(t *testing.T, results []*analysistest.Result) {
 	t.Helper()
 	for _, r := range results {
+		if r.Err != nil || r.Pass == nil {
+			t.Errorf("analysis failed: %v", r.Err)
+			continue
+		}
 		// analysistest only logs a test package's type errors: a case
 		// that does not compile tests nothing.
 		for _, err := range r.Pass.TypeErrors {

@@ -62,6 +62,9 @@ type identifier struct {
 	// while the function is analysed and read-only once frozen (a Result
 	// is queried by several analyzers at once).
 	allocs map[string]*ssa.Alloc
+	// calls maps the keys of call results to their call, filled like
+	// allocs.
+	calls  map[string]*ssa.Call
 	frozen bool
 }
 
@@ -153,7 +156,14 @@ func (k *identifier) of(v ssa.Value) ID {
 		} else if v.Call.IsInvoke() {
 			name = v.Call.Method.Name() + "()"
 		}
-		return ID{Key: "v:" + v.Name(), Name: name, Root: RootValue}
+		id := ID{Key: "v:" + v.Name(), Name: name, Root: RootValue}
+		if !k.frozen {
+			if k.calls == nil {
+				k.calls = map[string]*ssa.Call{}
+			}
+			k.calls[id.Key] = v
+		}
+		return id
 	case *ssa.Phi:
 		name := v.Comment
 		if name == "" {

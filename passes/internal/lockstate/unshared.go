@@ -20,3 +20,16 @@ func (r *Result) LocalRoot(l ID) (alloc *ssa.Alloc, cell bool) {
 	_, cell = alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Pointer)
 	return alloc, cell
 }
+
+// CallRoot returns the call of the function whose result the lock l is
+// rooted at (mb.mu, where mb := newBlock()), or nil.
+func (r *Result) CallRoot(l ID) *ssa.Call {
+	if l.Root != RootValue || len(l.Key) < len(l.Path) {
+		return nil
+	}
+	call := r.ident.calls[l.Key[:len(l.Key)-len(l.Path)]]
+	if call == nil || call.Parent() != r.Fn {
+		return nil
+	}
+	return call
+}

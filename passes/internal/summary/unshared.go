@@ -71,8 +71,62 @@ func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode esca
 		if u := r.a.unsharedParams[mode][f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
 			obj = f.Fn.Params[l.RootIndex]
 		}
+	case lockstate.RootValue:
+		if call := f.Flow.CallRoot(l); call != nil && r.a.privateResult(call, mode) {
+			obj = call
+		}
 	}
 	return obj != nil && !r.a.escapesBefore(obj, at, nil, mode)
+}
+
+// privateResult reports whether call returns a new object that nothing
+// else can reach yet: the callee is a constructor of the package (every
+// return is an object it allocates, or another such call's result) that
+// lets the object escape nowhere before it returns it.
+func (a *analyzer) privateResult(call *ssa.Call, mode escapeMode) bool {
+	callee := StaticCallee(call.Common())
+	if callee == nil {
+		return false
+	}
+	return a.privateCtor(a.declared(callee), mode, 0)
+}
+
+func (a *analyzer) privateCtor(fn *ssa.Function, mode escapeMode, depth int) bool {
+	if !a.freshResults[fn] || depth > 4 {
+		return false
+	}
+	key := privateKey{fn, mode}
+	if v, ok := a.private[key]; ok {
+		return v
+	}
+	if a.private == nil {
+		a.private = map[privateKey]bool{}
+	}
+	a.private[key] = false // while it is decided: a recursive constructor is not
+	ok := true
+	for _, b := range fn.Blocks {
+		ret, isRet := lastInstr(b).(*ssa.Return)
+		if !isRet || len(ret.Results) != 1 {
+			continue
+		}
+		switch v := ret.Results[0].(type) {
+		case *ssa.Alloc:
+			ok = ok && len(a.escapes(v, mode)) == 0
+		case *ssa.Call:
+			callee := StaticCallee(v.Common())
+			ok = ok && callee != nil && a.privateCtor(a.declared(callee), mode, depth+1) && len(a.escapes(v, mode)) == 0
+		default:
+			ok = false
+		}
+	}
+	a.private[key] = ok
+	return ok
+}
+
+// privateKey keys privateCtor's answers.
+type privateKey struct {
+	fn   *ssa.Function
+	mode escapeMode
 }
 
 // paramFacts is one escape mode's verdict on the package's parameters.
@@ -239,6 +293,8 @@ func (a *analyzer) unsharedArg(cs callSite, i int, mode escapeMode) bool {
 	switch arg := valueAt(cs.call.Args[i], instr).(type) {
 	case *ssa.Alloc:
 		return !isCell(arg) && !escaped(arg)
+	case *ssa.Call:
+		return a.privateResult(arg, mode) && !escaped(arg)
 	case *ssa.Parameter:
 		u := a.unsharedParams[mode][cs.fn]
 		j := indexOf(cs.fn.Params, arg)
