@@ -220,8 +220,12 @@ func throughCells(fn *ssa.Function, v ssa.Value) (*ssa.Function, ssa.Value) {
 				return fn, v
 			}
 			pf, addr := fn, x.X
-			if fv, ok := addr.(*ssa.FreeVar); ok {
-				if pf, addr = freeBinding(fn, fv); addr == nil {
+			for range 4 { // a variable captured by nested closures
+				fv, ok := addr.(*ssa.FreeVar)
+				if !ok {
+					break
+				}
+				if pf, addr = freeBinding(pf, fv); addr == nil {
 					return fn, v
 				}
 			}
@@ -248,20 +252,10 @@ func throughCells(fn *ssa.Function, v ssa.Value) (*ssa.Function, ssa.Value) {
 // not a closure made in one place.
 func freeBinding(fn *ssa.Function, fv *ssa.FreeVar) (*ssa.Function, ssa.Value) {
 	i := slices.Index(fn.FreeVars, fv)
-	if i < 0 || fn.Parent() == nil || fn.Referrers() == nil {
+	if i < 0 || fn.Parent() == nil {
 		return fn, nil
 	}
-	var mc *ssa.MakeClosure
-	for _, ref := range *fn.Referrers() {
-		m, ok := ref.(*ssa.MakeClosure)
-		if !ok || m.Fn != ssa.Value(fn) {
-			continue
-		}
-		if mc != nil {
-			return fn, nil
-		}
-		mc = m
-	}
+	mc := madeOnce(fn)
 	if mc == nil || i >= len(mc.Bindings) {
 		return fn, nil
 	}

@@ -47,8 +47,6 @@ type joinIndex struct {
 	signals, recvs map[chanKey][]ssa.Instruction
 	// goBodies holds the functions that go statements start.
 	goBodies map[*ssa.Function]bool
-	// makers holds each closure's MakeClosure instructions.
-	makers map[*ssa.Function][]*ssa.MakeClosure
 }
 
 // A joinCand is a receive or select that may be a join, before the
@@ -68,17 +66,11 @@ func (a *analyzer) joins() *joinIndex {
 		signals:  map[chanKey][]ssa.Instruction{},
 		recvs:    map[chanKey][]ssa.Instruction{},
 		goBodies: map[*ssa.Function]bool{},
-		makers:   map[*ssa.Function][]*ssa.MakeClosure{},
 	}
 	a.joinIdx = ix
 	for _, fn := range a.srcFuncs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if mc, ok := instr.(*ssa.MakeClosure); ok {
-					if g, ok := mc.Fn.(*ssa.Function); ok {
-						ix.makers[g] = append(ix.makers[g], mc)
-					}
-				}
 				if g, ok := instr.(*ssa.Go); ok {
 					if t := StaticCallee(g.Common()); t != nil {
 						ix.goBodies[a.declared(t)] = true
@@ -140,27 +132,10 @@ func (a *analyzer) chanKeyOf(fn *ssa.Function, v ssa.Value) chanKey {
 // most depth levels of callers.
 func (a *analyzer) chanKeyAt(fn *ssa.Function, v ssa.Value, depth int) chanKey {
 	for range 8 {
+		fn, v = throughCells(fn, v)
 		switch x := v.(type) {
-		case *ssa.ChangeType:
-			v = x.X
-			continue
 		case *ssa.MakeChan:
 			return x
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				break
-			}
-			if cell, pfn := a.captured(fn, x.X); cell != nil {
-				if set := lockstate.SetOnce(cell); set != nil {
-					v, fn = set, pfn
-					continue
-				}
-			}
-		case *ssa.FreeVar:
-			if b, pfn := a.binding(fn, x); b != nil {
-				v, fn = b, pfn
-				continue
-			}
 		case *ssa.Extract:
 			if r, g := a.returned(x.Tuple, x.Index); r != nil {
 				v, fn = r, g
@@ -216,37 +191,6 @@ func (a *analyzer) paramChanKey(fn *ssa.Function, p *ssa.Parameter, depth int) c
 	return key
 }
 
-// captured returns the variable (an Alloc) that addr of fn denotes, itself
-// or through the closures that capture it, and its function.
-func (a *analyzer) captured(fn *ssa.Function, addr ssa.Value) (*ssa.Alloc, *ssa.Function) {
-	for range 4 {
-		switch x := addr.(type) {
-		case *ssa.Alloc:
-			return x, fn
-		case *ssa.FreeVar:
-			b, pfn := a.binding(fn, x)
-			if b == nil {
-				return nil, nil
-			}
-			addr, fn = b, pfn
-			continue
-		}
-		break
-	}
-	return nil, nil
-}
-
-// binding returns the value the one MakeClosure of fn binds to its free
-// variable fv, and the function that makes the closure.
-func (a *analyzer) binding(fn *ssa.Function, fv *ssa.FreeVar) (ssa.Value, *ssa.Function) {
-	mcs := a.joins().makers[fn]
-	i := slices.Index(fn.FreeVars, fv)
-	if len(mcs) != 1 || i < 0 || i >= len(mcs[0].Bindings) {
-		return nil, nil
-	}
-	return mcs[0].Bindings[i], mcs[0].Parent()
-}
-
 // returned returns the value a call of a package function returns as its
 // i'th result on every path, and that function.
 func (a *analyzer) returned(v ssa.Value, i int) (ssa.Value, *ssa.Function) {
@@ -297,8 +241,7 @@ func (a *analyzer) worker(fn *ssa.Function) *ssa.Function {
 		if ix.goBodies[fn] {
 			return fn
 		}
-		mcs := ix.makers[fn]
-		if fn.Parent() == nil || len(mcs) != 1 || !calledInPlace(mcs[0]) {
+		if mc := madeOnce(fn); fn.Parent() == nil || mc == nil || !calledInPlace(mc) {
 			return nil
 		}
 		fn = fn.Parent()
@@ -442,12 +385,32 @@ func (a *analyzer) readyAfter(fn *ssa.Function, instr ssa.Instruction, signalled
 	return true
 }
 
+// madeOnce returns the one MakeClosure of the closure fn, or nil when it
+// is made in more places than one, or none.
+func madeOnce(fn *ssa.Function) *ssa.MakeClosure {
+	var mc *ssa.MakeClosure
+	if fn.Referrers() == nil {
+		return nil
+	}
+	for _, ref := range *fn.Referrers() {
+		m, ok := ref.(*ssa.MakeClosure)
+		if !ok || m.Fn != ssa.Value(fn) {
+			continue
+		}
+		if mc != nil {
+			return nil
+		}
+		mc = m
+	}
+	return mc
+}
+
 // family returns w and the closures it runs in place, recursively.
 func (a *analyzer) family(w *ssa.Function) []*ssa.Function {
 	out := []*ssa.Function{w}
 	for i := 0; i < len(out) && i < 32; i++ {
 		for _, af := range out[i].AnonFuncs {
-			if mcs := a.joins().makers[af]; len(mcs) == 1 && calledInPlace(mcs[0]) {
+			if mc := madeOnce(af); mc != nil && calledInPlace(mc) {
 				out = append(out, af)
 			}
 		}
