@@ -3,6 +3,7 @@ package lockstate
 import (
 	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -244,6 +245,16 @@ type analysis struct {
 	cfg   Config
 	res   *Result
 	tries map[ssa.Value]tryLock
+	// captured caches, by closure, the calls it always makes through
+	// the variables it captures (capturedCalls).
+	captured map[*ssa.Function][]capturedCall
+}
+
+// A capturedCall is a call a closure makes, on every path that returns,
+// of a func value it reads from its free variable FreeVar.
+type capturedCall struct {
+	call    *ssa.Call
+	freeVar int
 }
 
 func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
@@ -342,7 +353,7 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 	if a.cfg.Effects == nil {
 		return s
 	}
-	callee, bindings := calleeOf(c)
+	callee, bindings := CalledFunc(a.res.Fn, c.Value)
 	if callee == nil {
 		return s
 	}
@@ -370,7 +381,100 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 			s = acquire(s, id, e.Mode, instr.Pos())
 		}
 	}
+	return a.capturedCalls(callee, bindings, instr, s, deferred)
+}
+
+// capturedCalls applies the effects of the closures that callee, a closure
+// made here, always calls through variables it captures from here (fail
+// := func() error { rollback(); ... }, where rollback unlocks): the
+// callee's own effects cannot name this function's locks, but the
+// captured closure's bindings are this function's values.
+func (a *analysis) capturedCalls(callee *ssa.Function, bindings []ssa.Value, instr ssa.Instruction, s State, deferred bool) State {
+	if len(bindings) == 0 || callee.Parent() == nil {
+		return s
+	}
+	for _, cc := range a.capturedCallsOf(callee) {
+		if cc.freeVar >= len(bindings) {
+			continue
+		}
+		cell, ok := bindings[cc.freeVar].(*ssa.Alloc)
+		if !ok || cell.Parent() != a.res.Fn {
+			continue
+		}
+		mc, ok := SetOnce(cell).(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		g, _ := mc.Fn.(*ssa.Function)
+		if g == nil || g == callee {
+			continue
+		}
+		for _, e := range a.cfg.Effects(g) {
+			if e.Returned || e.Lock.Root != RootFree {
+				continue
+			}
+			root, ok := a.root(e.Lock, &cc.call.Call, mc.Bindings)
+			if !ok {
+				continue
+			}
+			id := e.Lock.Rebase(root)
+			if e.Release {
+				s = release(s, id, deferred)
+			} else if !deferred {
+				s = acquire(s, id, e.Mode, instr.Pos())
+			}
+		}
+	}
 	return s
+}
+
+// capturedCallsOf returns, once per closure, the calls it makes on every
+// path that returns of func values read from its free variables.
+func (a *analysis) capturedCallsOf(callee *ssa.Function) []capturedCall {
+	if ccs, ok := a.captured[callee]; ok {
+		return ccs
+	}
+	var ccs []capturedCall
+	for _, b := range callee.Blocks {
+		var calls []capturedCall
+		for _, x := range b.Instrs {
+			call, ok := x.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			u, ok := call.Call.Value.(*ssa.UnOp)
+			if !ok || u.Op != token.MUL {
+				continue
+			}
+			if fv, ok := u.X.(*ssa.FreeVar); ok {
+				if i := slices.Index(callee.FreeVars, fv); i >= 0 {
+					calls = append(calls, capturedCall{call, i})
+				}
+			}
+		}
+		if len(calls) > 0 && dominatesReturns(b) {
+			ccs = append(ccs, calls...)
+		}
+	}
+	if a.captured == nil {
+		a.captured = map[*ssa.Function][]capturedCall{}
+	}
+	a.captured[callee] = ccs
+	return ccs
+}
+
+// dominatesReturns reports whether every return of b's function comes
+// after b: what b does happens on every path that returns.
+func dominatesReturns(b *ssa.BasicBlock) bool {
+	for _, r := range b.Parent().Blocks {
+		if len(r.Instrs) == 0 {
+			continue
+		}
+		if _, ok := r.Instrs[len(r.Instrs)-1].(*ssa.Return); ok && !b.Dominates(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // root returns the caller's identity for the root of a callee's lock.
@@ -385,26 +489,13 @@ func (a *analysis) root(l ID, c *ssa.CallCommon, bindings []ssa.Value) (ID, bool
 			return a.res.ident.of(args[l.RootIndex]), true
 		}
 	case RootFree:
-		if l.RootIndex < len(bindings) {
+		if l.RootIndex < len(bindings) && bindings[l.RootIndex] != nil {
 			return a.res.ident.of(bindings[l.RootIndex]), true
 		}
 	case RootGlobal:
 		return ID{Key: l.Key, Name: l.Name, Class: l.Class, Root: RootGlobal}, true
 	}
 	return ID{}, false
-}
-
-// calleeOf returns the function a call statically invokes and, for a
-// closure, the values it captured.
-func calleeOf(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
-	switch v := c.Value.(type) {
-	case *ssa.Function:
-		return v, nil
-	case *ssa.MakeClosure:
-		fn, _ := v.Fn.(*ssa.Function)
-		return fn, v.Bindings
-	}
-	return nil, nil
 }
 
 // handOff applies a go statement: a lock that the started goroutine
@@ -414,7 +505,7 @@ func (a *analysis) handOff(c *ssa.CallCommon, s State) State {
 	if a.cfg.Effects == nil {
 		return s
 	}
-	callee, bindings := calleeOf(c)
+	callee, bindings := CalledFunc(a.res.Fn, c.Value)
 	if callee == nil {
 		return s
 	}

@@ -2,6 +2,8 @@ package summary
 
 import (
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // callees returns the functions of the package (as mapped by resolve, which
@@ -14,13 +16,7 @@ func callees(fn *ssa.Function, resolve func(*ssa.Function) *ssa.Function) []*ssa
 	var out []*ssa.Function
 	seen := map[*ssa.Function]bool{}
 	add := func(v ssa.Value) {
-		var g *ssa.Function
-		switch v := v.(type) {
-		case *ssa.Function:
-			g = v
-		case *ssa.MakeClosure:
-			g, _ = v.Fn.(*ssa.Function)
-		}
+		g, _ := lockstate.CalledFunc(fn, v)
 		if g != nil {
 			g = resolve(g)
 		}
