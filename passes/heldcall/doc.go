@@ -88,8 +88,10 @@
 // value comes from data the package's callers supply (a queued job, a
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
-// func value the package does not decide), or a lock that guards nothing
-// but the operation it is held across. The -severity flag (warning, the
+// func value the package does not decide), a lock that guards nothing
+// but the operation it is held across, or a lock held across a blocking
+// operation in every one of its critical sections (three at least): it
+// exists to serialise them, as a compaction mutex does. The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.

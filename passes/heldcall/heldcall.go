@@ -52,12 +52,15 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	}
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall"), calls: srcname.New(pass)}
 	c.rep.SkipTests = !reportTests
+	var found []located
+	sections := criticalSections{}
 	for _, f := range res.Funcs {
 		if f.Flow == nil || res.Unreachable(f.Fn) {
 			continue // a method nothing can call holds nothing
 		}
 		*at = f.Fn.Pos()
 		for _, ev := range f.Flow.Events {
+			sections.add(ev.State.MustHeld())
 			// A lock of an object no other goroutine can reach yet is
 			// uncontended: holding it costs nobody anything.
 			held := res.Shared(f, ev.State.MustHeld(), ev.Instr)
@@ -66,12 +69,24 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			}
 			if fd := c.classify(f, ev.Instr, held); fd != nil {
 				if fd = c.beyondWorkers(f, ev.Instr, held, fd); fd != nil {
-					c.report(f, ev.Instr, fd)
+					found = append(found, located{f, ev.Instr, fd})
+					sections.blocks(fd.held)
 				}
 			}
 		}
 	}
+	*at = token.NoPos
+	for _, l := range found {
+		c.report(l.f, l.instr, l.fd, sections)
+	}
 	return nil, nil
+}
+
+// located is a finding and where it is.
+type located struct {
+	f     *summary.Func
+	instr ssa.Instruction
+	fd    *finding
 }
 
 type checker struct {
@@ -147,7 +162,7 @@ type finding struct {
 	sides, cycle bool
 }
 
-func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
+func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, sections criticalSections) {
 	pos := instr.Pos()
 	if !pos.IsValid() {
 		return
@@ -161,8 +176,12 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 		fd.held[i].Name = c.lockName(fd.held[i])
 	}
 	lock := fd.held[len(fd.held)-1] // the innermost lock
-	if fd.level == confidence.Warning && !c.guardsState(fd.held) {
+	switch {
+	case fd.level != confidence.Warning:
+	case !c.guardsState(fd.held):
 		fd.level, fd.why = confidence.Note, lock.Name+" guards nothing but what it is held across"
+	case sections.serialise(fd.held):
+		fd.level, fd.why = confidence.Note, "every critical section of "+lock.Name+" blocks: it exists to serialise them"
 	}
 	d := analysis.Diagnostic{
 		Pos:      pos,
