@@ -81,7 +81,11 @@
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild. It is reported only under a
-// lock the workers take, where it deadlocks.
+// lock the workers take, where it deadlocks. A teardown method (Close,
+// Stop, Shutdown) that waits for its object's own workers (a release
+// loop's WaitGroup, a flush loop's done channel) while it holds the
+// object's locks delays nobody who may still use the object: those locks
+// are not reported, unless a worker takes one of them.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func

@@ -69,6 +69,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			}
 			if fd := c.classify(f, ev.Instr, held); fd != nil {
 				if fd = c.beyondWorkers(f, ev.Instr, held, fd); fd != nil {
+					fd = c.teardown(f, ev.Instr, fd)
+				}
+				if fd != nil {
 					found = append(found, located{f, ev.Instr, fd})
 					sections.blocks(fd.held)
 				}
@@ -160,6 +163,11 @@ type finding struct {
 	// index knows (see recvCycle), and cycle when one of them takes a
 	// held lock first.
 	sides, cycle bool
+	// workers is set when the operation waits only for the package's
+	// own worker goroutines, which take the lock classes workerTakes
+	// (see teardown.go).
+	workers     bool
+	workerTakes []string
 }
 
 func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, sections criticalSections) {

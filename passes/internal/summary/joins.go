@@ -52,9 +52,10 @@ type joinIndex struct {
 // A joinCand is a receive or select that may be a join, before the
 // workers' summaries are known.
 type joinCand struct {
-	reason  *Reason
-	instr   ssa.Instruction
-	workers []*ssa.Function
+	reason    *Reason
+	instr     ssa.Instruction
+	workers   []*ssa.Function
+	quickable bool
 }
 
 // joins returns the index, built on first use.
@@ -95,6 +96,12 @@ func (a *analyzer) joins() *joinIndex {
 						ix.recvs[k] = append(ix.recvs[k], instr)
 					}
 				})
+				// What wakes a WaitGroup or Cond wait.
+				if recv, ok := syncCall(instr, "Done", "Signal", "Broadcast"); ok {
+					if k := a.chanKeyOf(fn, recv); k != nil {
+						ix.signals[k] = append(ix.signals[k], instr)
+					}
+				}
 			}
 		}
 	}
@@ -232,16 +239,25 @@ func (a *analyzer) returned(v ssa.Value, i int) (ssa.Value, *ssa.Function) {
 }
 
 // worker returns the goroutine fn runs on, as the function a go statement
-// starts: fn itself, or the function that runs fn, a closure only ever
-// called or deferred in place, there. It returns nil when fn is not known
-// to run on a goroutine of its own.
+// starts: fn itself; the function that runs fn, a closure only ever
+// called or deferred in place, there; or, for a function only the package
+// calls, the worker of its callers (a release method called only from a
+// release loop). It returns nil when fn is not known to run on a
+// goroutine of the package's own.
 func (a *analyzer) worker(fn *ssa.Function) *ssa.Function {
+	return a.workerAt(fn, 4)
+}
+
+func (a *analyzer) workerAt(fn *ssa.Function, depth int) *ssa.Function {
 	ix := a.joins()
 	for range 8 {
 		if ix.goBodies[fn] {
 			return fn
 		}
-		if mc := madeOnce(fn); fn.Parent() == nil || mc == nil || !calledInPlace(mc) {
+		if fn.Parent() == nil {
+			return a.callersWorker(fn, depth)
+		}
+		if mc := madeOnce(fn); mc == nil || !calledInPlace(mc) {
 			return nil
 		}
 		fn = fn.Parent()
@@ -249,28 +265,53 @@ func (a *analyzer) worker(fn *ssa.Function) *ssa.Function {
 	return nil
 }
 
-// joinCandidate returns, for a receive or a blocking select of fn, the
-// workers it joins when it may be a join: every other side of each of its
-// channels is on a goroutine the package starts, and each of those
-// workers blocks only where fn has signalled it first. Whether the
-// workers' steps are short is decided once their summaries are known
-// (quickWorker).
-func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
+// callersWorker returns the worker that every direct caller of fn, a
+// function other packages cannot call and that is not used as a value,
+// runs on, or nil.
+func (a *analyzer) callersWorker(fn *ssa.Function, depth int) *ssa.Function {
+	if depth == 0 {
+		return nil
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	if a.callableOutside(fn) || a.index.escapes[fn] {
+		return nil
+	}
+	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
+		return nil
+	}
+	sites := a.index.calls[fn]
+	if len(sites) == 0 {
+		return nil
+	}
+	var w *ssa.Function
+	for _, cs := range sites {
+		if _, isGo := cs.instr.(*ssa.Go); isGo {
+			return nil // started elsewhere too: not one worker
+		}
+		cw := a.workerAt(cs.fn, depth-1)
+		if cw == nil || w != nil && cw != w {
+			return nil
+		}
+		w = cw
+	}
+	return w
+}
+
+// joinCandidate returns, for a receive, send or blocking select of fn (or
+// a WaitGroup or Cond wait), the workers it waits for when every other
+// side (the sends, closes and receives of its channels; the Done calls of
+// the WaitGroup; the Signal and Broadcast calls of the Cond) is on a
+// goroutine the package starts. quickable says whether, besides, each of
+// those workers blocks only where fn has signalled it first (channels
+// only); whether the workers' steps are short is decided once their
+// summaries are known (quickWorker).
+func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) (workers []*ssa.Function, quickable bool) {
 	ix := a.joins()
 	var waits []chanKey // the channels instr waits on
-	var workers []*ssa.Function
 	ok := true
-	forChanOps(instr, func(ch ssa.Value, signal bool) {
-		k := a.chanKeyOf(fn, ch)
-		if k == nil {
-			ok = false
-			return
-		}
-		waits = append(waits, k)
-		others := ix.signals[k] // the other side of a receive
-		if signal {
-			others = ix.recvs[k]
-		}
+	addSides := func(others []ssa.Instruction) {
 		if len(others) == 0 {
 			ok = false
 		}
@@ -284,17 +325,69 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa
 				workers = append(workers, w)
 			}
 		}
+	}
+	if recv, isWait := syncWait(instr); isWait {
+		k := a.chanKeyOf(fn, recv)
+		if k == nil {
+			return nil, false
+		}
+		addSides(ix.signals[k])
+		if !ok {
+			return nil, false
+		}
+		return workers, false
+	}
+	forChanOps(instr, func(ch ssa.Value, signal bool) {
+		k := a.chanKeyOf(fn, ch)
+		if k == nil {
+			ok = false
+			return
+		}
+		waits = append(waits, k)
+		if signal {
+			addSides(ix.recvs[k])
+		} else {
+			addSides(ix.signals[k]) // the other side of a receive
+		}
 	})
 	if !ok || len(workers) == 0 {
-		return nil
+		return nil, false
 	}
 	signalled := a.signalledBefore(fn, instr)
 	for _, w := range workers {
 		if !a.waitsOnlyFor(w, signalled, waits) {
-			return nil
+			return workers, false
 		}
 	}
-	return workers
+	return workers, true
+}
+
+// syncWait returns the WaitGroup or Cond that instr waits on, if it is a
+// call of (*sync.WaitGroup).Wait or (*sync.Cond).Wait.
+func syncWait(instr ssa.Instruction) (ssa.Value, bool) {
+	return syncCall(instr, "Wait")
+}
+
+// syncCall returns the receiver of instr, a call of one of the named
+// methods of sync.WaitGroup or sync.Cond.
+func syncCall(instr ssa.Instruction, names ...string) (ssa.Value, bool) {
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return nil, false
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(call.Common().Args) == 0 || !slices.Contains(names, callee.Name()) {
+		return nil, false
+	}
+	recv := callee.Signature.Recv()
+	if recv == nil {
+		return nil, false
+	}
+	switch types.TypeString(recv.Type(), nil) {
+	case "*sync.WaitGroup", "*sync.Cond":
+		return call.Common().Args[0], true
+	}
+	return nil, false
 }
 
 // signals lists the channels a waiter has signalled: closed, or sent one
@@ -466,12 +559,11 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 	changed := false
 	for _, jc := range l.joins {
 		r := jc.reason
-		quick := true
+		quick := jc.quickable
 		var takes []string
 		for _, w := range jc.workers {
-			if !a.quickWorker(w, locals) {
+			if quick && !a.quickWorker(w, locals) {
 				quick = false
-				break
 			}
 			for _, c := range a.funcs[w].Summary.Acquires {
 				takes = addClass(takes, c)
@@ -486,12 +578,19 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 				}
 			}
 		}
+		r.JoinTakes = takes
 		if quick {
-			r.Join, r.JoinTakes = true, takes
+			r.Join = true
 			if a.joinTakes == nil {
 				a.joinTakes = map[ssa.Instruction][]string{}
 			}
 			a.joinTakes[jc.instr] = takes
+		} else {
+			r.Workers = true
+			if a.workerTakes == nil {
+				a.workerTakes = map[ssa.Instruction][]string{}
+			}
+			a.workerTakes[jc.instr] = takes
 		}
 		if !a.quiet && s.addBlock(r) {
 			changed = true
@@ -526,6 +625,14 @@ func (a *analyzer) storedLock(field string) string {
 // for a read lock): only a caller holding one of those waits on them.
 func (r *Result) JoinAt(instr ssa.Instruction) ([]string, bool) {
 	takes, ok := r.a.joinTakes[instr]
+	return takes, ok
+}
+
+// WorkersAt reports whether instr, a wait that is not a quick join,
+// waits only for the package's own worker goroutines, and the lock classes
+// they take.
+func (r *Result) WorkersAt(instr ssa.Instruction) ([]string, bool) {
+	takes, ok := r.a.workerTakes[instr]
 	return takes, ok
 }
 

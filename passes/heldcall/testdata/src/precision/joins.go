@@ -123,10 +123,12 @@ func (l *ledger) open(f *os.File) {
 	go l.j.flushLoop()
 }
 
-func (l *ledger) Close() {
+// Rotate swaps the log under l.mu: appenders wait for the flusher's disk
+// write.
+func (l *ledger) Rotate() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.j.stop() // want `l.mu held across call of \(\*wal\).stop, which blocks: \(\*wal\).stop -> channel receive \(locked at joins.go:127, released by defer\)`
+	l.j.stop() // want `l.mu held across call of \(\*wal\).stop, which blocks: \(\*wal\).stop -> channel receive \(locked at joins.go:129, released by defer\)`
 }
 
 // A key index is rebuilt by a goroutine that ranges over the entries the
@@ -178,7 +180,7 @@ func (s *kvstore) RestoreEarly(es []entry) {
 		entries <- e
 	}
 	s.revMu.Lock()
-	s.rev = <-revc // want `s.revMu held across channel receive \(locked at joins.go:180\)`
+	s.rev = <-revc // want `s.revMu held across channel receive \(locked at joins.go:182\)`
 	s.revMu.Unlock()
 	close(entries)
 }
@@ -219,7 +221,7 @@ func (s *kvstore) ArchiveAll(f *os.File, es []entry) {
 	defer s.revMu.Unlock()
 	entries := archive(f)
 	for _, e := range es {
-		entries <- e // want `s.revMu held across channel send \(locked at joins.go:218, released by defer\)`
+		entries <- e // want `s.revMu held across channel send \(locked at joins.go:220, released by defer\)`
 	}
 	close(entries)
 }
