@@ -246,7 +246,7 @@ const maxProvenDepth = 6
 // blocksFinding is the finding for a call whose chain r blocks: a note when
 // the operation is deeper than maxProvenDepth calls down.
 func blocksFinding(what string, r *summary.Reason, held []lockstate.Held) *finding {
-	fd := &finding{category: "blocks", what: what, held: held, op: r.Kind, workers: r.Workers, workerTakes: r.JoinTakes}
+	fd := &finding{category: "blocks", what: what, held: held, op: r.Kind}
 	if calls := len(r.Chain) - 1; calls > maxProvenDepth {
 		fd.level = confidence.Note
 		fd.why = fmt.Sprintf("the operation is %d calls down, past conditions not decided here", calls)

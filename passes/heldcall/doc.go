@@ -82,10 +82,10 @@
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild. It is reported only under a
 // lock the workers take, where it deadlocks. A teardown method (Close,
-// Stop, Shutdown) that waits for its object's own workers (a release
+// Stop, Shutdown) that itself waits for the package's workers (a release
 // loop's WaitGroup, a flush loop's done channel) while it holds the
 // object's locks delays nobody who may still use the object: those locks
-// are not reported, unless a worker takes one of them.
+// are not reported there, unless a worker takes one of them.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func

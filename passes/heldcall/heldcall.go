@@ -163,11 +163,6 @@ type finding struct {
 	// index knows (see recvCycle), and cycle when one of them takes a
 	// held lock first.
 	sides, cycle bool
-	// workers is set when the operation waits only for the package's
-	// own worker goroutines, which take the lock classes workerTakes
-	// (see teardown.go).
-	workers     bool
-	workerTakes []string
 }
 
 func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, sections criticalSections) {

@@ -183,7 +183,6 @@ func (w *factWriter) reason(r *Reason) {
 	w.bool(r.Guarded)
 	w.bool(r.Join)
 	w.strings(r.JoinTakes)
-	w.bool(r.Workers)
 }
 
 func (w *factWriter) ints(xs []int) {
@@ -361,7 +360,6 @@ func (r *factReader) reason() *Reason {
 		Guarded:   r.bool(),
 		Join:      r.bool(),
 		JoinTakes: r.strings(),
-		Workers:   r.bool(),
 	}
 }
 

@@ -553,7 +553,9 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 
 // decideJoins turns the join candidates of fn into block reasons, now that
 // the workers' summaries are known: a join naming the locks the workers
-// take, or the plain reason. It reports whether fn's summary changed.
+// take, or the plain reason (and the wait is recorded as one on the
+// package's workers, see WorkersAt). It reports whether fn's summary
+// changed.
 func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Function]*local) bool {
 	s := a.funcs[fn].Summary
 	changed := false
@@ -578,15 +580,13 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 				}
 			}
 		}
-		r.JoinTakes = takes
 		if quick {
-			r.Join = true
+			r.Join, r.JoinTakes = true, takes
 			if a.joinTakes == nil {
 				a.joinTakes = map[ssa.Instruction][]string{}
 			}
 			a.joinTakes[jc.instr] = takes
 		} else {
-			r.Workers = true
 			if a.workerTakes == nil {
 				a.workerTakes = map[ssa.Instruction][]string{}
 			}

@@ -53,12 +53,6 @@ type Reason struct {
 	// weakest: any other reason replaces one.
 	Join      bool
 	JoinTakes []string
-	// Workers is set when the operation waits only for the package's
-	// own worker goroutines (their channel operations, WaitGroup Done
-	// or Cond Signal), which may take long: JoinTakes lists the lock
-	// classes they take. A teardown that holds its object's other locks
-	// while it waits for them delays no user of the object.
-	Workers bool
 }
 
 // MaxChain bounds the length of a reason chain kept in a summary: a longer
@@ -73,7 +67,7 @@ func (r *Reason) extend(fn string) *Reason {
 		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
 	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded,
-		Join: r.Join, JoinTakes: r.JoinTakes, Workers: r.Workers}
+		Join: r.Join, JoinTakes: r.JoinTakes}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".

@@ -126,3 +126,25 @@ func (w *segWriter) Stop() {
 	w.mu.Unlock()
 	w.wg.Wait()
 }
+
+// A cache set closes its caches under its own lock: the wait is down in
+// each cache's Close, on workers of the caches, while the set's users may
+// still be looking caches up.
+type cacheSet struct {
+	mu     sync.Mutex
+	caches []*tableCache
+}
+
+func (s *cacheSet) Get(i int) *tableCache {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caches[i]
+}
+
+func (s *cacheSet) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.caches {
+		c.Close() // want `s.mu held across call of \(\*tableCache\).Close, which blocks: \(\*tableCache\).Close -> sync.\(\*WaitGroup\).Wait \(locked at teardown.go:145, released by defer\)`
+	}
+}
