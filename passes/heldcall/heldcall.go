@@ -60,7 +60,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		}
 		*at = f.Fn.Pos()
 		for _, ev := range f.Flow.Events {
-			sections.add(ev.State.MustHeld())
+			sections.add(ev.State.MustHeld(), f.Fn)
 			// A lock of an object no other goroutine can reach yet is
 			// uncontended: holding it costs nobody anything.
 			held := res.Shared(f, ev.State.MustHeld(), ev.Instr)
@@ -183,6 +183,8 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, se
 	case fd.level != confidence.Warning:
 	case !c.guardsState(fd.held):
 		fd.level, fd.why = confidence.Note, lock.Name+" guards nothing but what it is held across"
+	case sections.closeOnly(fd.held):
+		fd.level, fd.why = confidence.Note, "only teardown methods write-lock "+lock.Name+": a reader holds off nothing but a Close"
 	case sections.serialise(fd.held):
 		fd.level, fd.why = confidence.Note, "every critical section of "+lock.Name+" blocks: it exists to serialise them"
 	}

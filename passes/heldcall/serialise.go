@@ -1,6 +1,10 @@
 package heldcall
 
-import "github.com/lockaudit/lockaudit/passes/internal/lockstate"
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
 
 // A lock that is held across a blocking operation in every one of its
 // critical sections in the package (a compaction mutex that keeps
@@ -13,9 +17,15 @@ import "github.com/lockaudit/lockaudit/passes/internal/lockstate"
 // two places that block is as likely a bug reproduced in small.
 
 // criticalSections records, by lock class, the critical sections of the
-// package (the places where a lock of the class is taken) and which of
-// them hold it across a blocking operation that is reported.
-type criticalSections map[string]map[sectionKey]bool
+// package (the places where a lock of the class is taken) and what is
+// known of each.
+type criticalSections map[string]map[sectionKey]*section
+
+// A section is what is known of one critical section.
+type section struct {
+	blocks   bool // it holds the lock across a reported blocking operation
+	teardown bool // it is in a teardown method (Close, Stop, Shutdown)
+}
 
 // A sectionKey is one acquisition of a lock: where it was taken, and
 // whether as a reader.
@@ -28,19 +38,20 @@ func keyOf(h lockstate.Held) sectionKey {
 	return sectionKey{int(h.Pos), h.Mode == lockstate.Read}
 }
 
-// add records the critical sections of the locks held at a program point.
-func (cs criticalSections) add(held []lockstate.Held) {
+// add records the critical sections of the locks held at a program point
+// of the function fn.
+func (cs criticalSections) add(held []lockstate.Held, fn *ssa.Function) {
 	for _, h := range held {
 		if h.Class == "" || !h.Pos.IsValid() {
 			continue
 		}
 		m := cs[h.Class]
 		if m == nil {
-			m = map[sectionKey]bool{}
+			m = map[sectionKey]*section{}
 			cs[h.Class] = m
 		}
 		if _, ok := m[keyOf(h)]; !ok {
-			m[keyOf(h)] = false
+			m[keyOf(h)] = &section{teardown: !h.Inherited && isTeardown(fn)}
 		}
 	}
 }
@@ -48,10 +59,36 @@ func (cs criticalSections) add(held []lockstate.Held) {
 // blocks marks the critical sections of held as blocking.
 func (cs criticalSections) blocks(held []lockstate.Held) {
 	for _, h := range held {
-		if m := cs[h.Class]; m != nil && h.Pos.IsValid() {
-			m[keyOf(h)] = true
+		if sec := cs[h.Class][keyOf(h)]; sec != nil && h.Pos.IsValid() {
+			sec.blocks = true
 		}
 	}
+}
+
+// closeOnly reports whether every lock of held is a read lock of a class
+// whose only write-locked critical sections in the package are in
+// teardown methods: a reader then makes nobody wait but a Close, which
+// the read lock exists to keep out of an operation in flight.
+func (cs criticalSections) closeOnly(held []lockstate.Held) bool {
+	for _, h := range held {
+		if h.Class == "" || h.Mode != lockstate.Read {
+			return false
+		}
+		writers := 0
+		for k, sec := range cs[h.Class] {
+			if k.read {
+				continue
+			}
+			if !sec.teardown {
+				return false
+			}
+			writers++
+		}
+		if writers == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // minSections is the number of critical sections, all blocking, that
@@ -67,8 +104,8 @@ func (cs criticalSections) serialise(held []lockstate.Held) bool {
 		if h.Class == "" || h.Inherited || len(m) < minSections {
 			return false
 		}
-		for _, blocking := range m {
-			if !blocking {
+		for _, sec := range m {
+			if !sec.blocks {
 				return false
 			}
 		}
