@@ -67,7 +67,9 @@
 // unexported method) is resolved to its implementations. Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
 // callee that blocks only if flush, or only once c.started, does not block
-// when called with false or on a new object. A lock of an object that no
+// when called with false or on a new object. A branch taken only when an
+// unexported bool field is true that only _test.go files set (a testing
+// knob in the options) does not run in the program. A lock of an object that no
 // other goroutine can reach yet (allocated here, not yet stored, sent,
 // passed or captured) is uncontended and not reported. Nor is one that only
 // the object's own background work can want: a constructor that started

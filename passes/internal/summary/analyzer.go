@@ -145,6 +145,7 @@ type analyzer struct {
 	workerTakes map[ssa.Instruction][]string
 	stored      map[string]string   // storedLock's answers
 	private     map[privateKey]bool // privateCtor's answers
+	switches    map[*types.Var]bool // testSwitch's answers
 	// ready holds, by function, the receives from a context's Done
 	// channel that cannot wait, and fieldInfos what the package stores
 	// into its fields (see readychans.go and ctxpairs.go), both built on

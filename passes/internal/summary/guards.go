@@ -383,6 +383,11 @@ func paramPath(fn *ssa.Function, addr ssa.Value) (int, string, bool) {
 		return 0, "", false
 	}
 	i, path, ok := paramValue(fn, fa.X)
+	if inner, nested := fa.X.(*ssa.FieldAddr); !ok && nested {
+		// A field of a struct held by value in another field
+		// (c.opts.private.flag).
+		i, path, ok = paramPath(fn, inner)
+	}
 	if !ok || len(path) > 64 {
 		return 0, "", false
 	}

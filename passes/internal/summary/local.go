@@ -63,8 +63,8 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	l.releasedAt = func() []string { return released }
 	l.whenAt = func() []lockstate.Cond { return g.when(cur) }
 	for _, b := range fn.Blocks {
-		if !flow.Reachable(b) {
-			continue // behind a branch on a false constant
+		if !flow.Reachable(b) || a.testOnly(fn, b) {
+			continue // behind a branch on a false constant, or a test switch
 		}
 		cur = b
 		for _, instr := range b.Instrs {

@@ -74,6 +74,8 @@ func (s *segment) sync() error {
 	return s.f.Sync()
 }
 
+func (s *segment) attach(f *os.File) { s.f, s.open = f, true }
+
 // Log appends segments under its lock.
 type Log struct {
 	mu   sync.Mutex
@@ -99,7 +101,7 @@ func (l *Log) Roll() error {
 func (l *Log) SyncHeld() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.cur.sync() // want `l.mu held across call of \(\*segment\).sync, which blocks: \(\*segment\).sync -> os.\(\*File\).Sync \(locked at conditions.go:100, released by defer\)`
+	return l.cur.sync() // want `l.mu held across call of \(\*segment\).sync, which blocks: \(\*segment\).sync -> os.\(\*File\).Sync \(locked at conditions.go:102, released by defer\)`
 }
 
 // broadcast fans watch responses out; a watcher added to a broadcast that
@@ -134,7 +136,7 @@ func (h *hub) newBroadcast(w chan []byte) *broadcast {
 func (h *hub) JoinHeld(i int, w chan []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.all[i].add(w) // want `h.mu held across call of \(\*broadcast\).add, which blocks: \(\*broadcast\).add -> channel send \(locked at conditions.go:135, released by defer\)`
+	h.all[i].add(w) // want `h.mu held across call of \(\*broadcast\).add, which blocks: \(\*broadcast\).add -> channel send \(locked at conditions.go:137, released by defer\)`
 }
 
 type hub struct {

@@ -16,3 +16,10 @@ func TestSyncLocked(t *testing.T) {
 	}
 	l.mu.Unlock()
 }
+
+// Tests turn the cleaner's switch on.
+func TestCleanerWaits(t *testing.T) {
+	c := &cleaner{}
+	c.opts.private.testingAlwaysWait = true
+	c.DeleteObsolete([]string{"000001.sst"})
+}

@@ -1,0 +1,45 @@
+package precision
+
+import "sync"
+
+// A cleaner deletes obsolete files in the background. Tests make every
+// deletion wait for the cleaner, through a switch only they set; users
+// get a switch of their own in the options.
+
+type cleanerOptions struct {
+	// WaitForCleanup makes deletions wait for the cleaner: users set it.
+	WaitForCleanup bool
+	private        struct {
+		testingAlwaysWait bool // set by tests only
+	}
+}
+
+type cleaner struct {
+	mu   sync.Mutex
+	opts cleanerOptions
+	jobs sync.WaitGroup
+	todo []string
+}
+
+func (c *cleaner) wait() { c.jobs.Wait() }
+
+// DeleteObsolete waits for the cleaner under c.mu only when a test asked
+// for it. Not a finding.
+func (c *cleaner) DeleteObsolete(names []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.todo = append(c.todo, names...)
+	if c.opts.private.testingAlwaysWait {
+		c.wait()
+	}
+}
+
+// DeleteObsoleteSync waits whenever the user's option says so.
+func (c *cleaner) DeleteObsoleteSync(names []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.todo = append(c.todo, names...)
+	if c.opts.WaitForCleanup {
+		c.wait() // want `c.mu held across call of \(\*cleaner\).wait, which blocks: \(\*cleaner\).wait -> sync.\(\*WaitGroup\).Wait \(locked at testswitch.go:39, released by defer\)`
+	}
+}

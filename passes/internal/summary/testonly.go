@@ -1,0 +1,125 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// This file finds the code that runs only under a test switch: a branch
+// taken only when a bool field is true that production code never sets,
+// because the field is unexported and only _test.go files (or nobody)
+// store true into it (opts.private.testingAlwaysWaitForCleanup). What such
+// a branch does under a lock is what tests asked for, not what the
+// program does.
+
+// TestOnly reports whether instr, of function f, runs only when a test
+// switch is on.
+func (r *Result) TestOnly(f *Func, instr ssa.Instruction) bool {
+	if f == nil || instr.Block() == nil {
+		return false
+	}
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.testOnly(f.Fn, instr.Block())
+}
+
+// testOnly reports whether block b of fn runs only when a test switch is
+// on.
+func (a *analyzer) testOnly(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	for _, c := range a.guardsOf(fn).when(b) {
+		if !c.Value || c.Nil || c.Cmp != token.ILLEGAL || c.Path == "" {
+			continue
+		}
+		if v := pathField(fn, c); v != nil && a.testSwitch(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathField returns the bool field that the condition c of fn tests, or
+// nil.
+func pathField(fn *ssa.Function, c lockstate.Cond) *types.Var {
+	var t types.Type
+	switch {
+	case c.Param >= 0 && c.Param < len(fn.Params):
+		t = fn.Params[c.Param].Type()
+	case c.Param < 0 && -1-c.Param < len(fn.FreeVars):
+		t = fn.FreeVars[-1-c.Param].Type()
+	default:
+		return nil
+	}
+	var v *types.Var
+	for _, name := range strings.Split(strings.TrimPrefix(c.Path, "."), ".") {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		v = nil
+		for i := range st.NumFields() {
+			if f := st.Field(i); f.Name() == name {
+				v = f
+				break
+			}
+		}
+		if v == nil {
+			return nil
+		}
+		t = v.Type()
+	}
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return nil
+	}
+	return v
+}
+
+// testSwitch reports whether v, a bool field, is never true in production
+// code: it is an unexported field of this package, and every store into
+// it outside _test.go files stores false, and its address goes nowhere
+// else.
+func (a *analyzer) testSwitch(v *types.Var) bool {
+	v = v.Origin()
+	if known, ok := a.switches[v]; ok {
+		return known
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	ok := v.Pkg() == a.pkg.Pkg && !v.Exported()
+	for _, fa := range a.index.fieldAddrs[v] {
+		if !ok {
+			break
+		}
+		for _, ref := range *fa.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.UnOp, *ssa.DebugRef:
+			case *ssa.Store:
+				if r.Addr != ssa.Value(fa) || !isFalse(r.Val) {
+					ok = false
+				}
+			default:
+				ok = false // its address handed on
+			}
+		}
+	}
+	if a.switches == nil {
+		a.switches = map[*types.Var]bool{}
+	}
+	a.switches[v] = ok
+	return ok
+}
+
+// isFalse reports whether v is the constant false.
+func isFalse(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value)
+}
