@@ -95,10 +95,8 @@
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
 // func value the package does not decide), a lock that guards nothing
-// but the operation it is held across, or a lock held across a blocking
-// operation in every one of its critical sections (three at least): it
-// exists to serialise them, as a compaction mutex does; or a read lock of
-// an RWMutex that only teardown methods (Close, Stop, Shutdown) write-lock:
+// but the operation it is held across, or a read lock of an RWMutex that
+// only teardown methods (Close, Stop, Shutdown) write-lock:
 // readers do not wait for each other, and the read lock exists to keep a
 // Close out of an operation in flight. The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in

@@ -76,7 +76,6 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 				}
 				if fd != nil {
 					found = append(found, located{f, ev.Instr, fd})
-					sections.blocks(fd.held)
 				}
 			}
 		}
@@ -188,8 +187,6 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, se
 		fd.level, fd.why = confidence.Note, lock.Name+" guards nothing but what it is held across"
 	case sections.closeOnly(fd.held):
 		fd.level, fd.why = confidence.Note, "only teardown methods write-lock "+lock.Name+": a reader holds off nothing but a Close"
-	case sections.serialise(fd.held):
-		fd.level, fd.why = confidence.Note, "every critical section of "+lock.Name+" blocks: it exists to serialise them"
 	}
 	d := analysis.Diagnostic{
 		Pos:      pos,

@@ -114,11 +114,3 @@ func (n *Notifier) PaceAll() {
 	//lockaudit:ignore lockorder,heldcall pacing again after the bookkeeping
 	time.Sleep(time.Millisecond)
 }
-
-// Seq is the short critical section readers wait in: n.mu does not exist
-// only to serialise the blocking operations above.
-func (n *Notifier) Seq() int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.seq
-}
