@@ -69,9 +69,9 @@
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object. A branch taken only when an
 // unexported bool field is true that only _test.go files set (a testing
-// knob in the options) does not run in the program. A lock of an object that no
-// other goroutine can reach yet (allocated here, not yet stored, sent,
-// passed or captured) is uncontended and not reported. Nor is one that only
+// knob in the options) does not run in the program. A lock of an object
+// that no other goroutine can reach yet (allocated here, not yet stored,
+// sent, passed or captured) is uncontended and not reported. Nor is one that only
 // the object's own background work can want: a constructor that started
 // the object's flush loop (go s.flushLoop()) or timer (time.AfterFunc(d,
 // s.expire)), code of the package that does not publish the object, delays
