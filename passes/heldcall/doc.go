@@ -71,12 +71,13 @@
 // unexported bool field is true that only _test.go files set (a testing
 // knob in the options) does not run in the program. A lock of an object
 // that no other goroutine can reach yet (allocated here, not yet stored,
-// sent, passed or captured) is uncontended and not reported. Nor is one that only
-// the object's own background work can want: a constructor that started
-// the object's flush loop (go s.flushLoop()) or timer (time.AfterFunc(d,
-// s.expire)), code of the package that does not publish the object, delays
-// only that work, unless it waits for another goroutine while holding the
-// lock (a channel, a select, a WaitGroup), which can be that work.
+// sent, passed or captured) is uncontended and not reported. Nor is one
+// that only the object's own background work can want: a constructor that
+// started the object's flush loop (go s.flushLoop()) or timer
+// (time.AfterFunc(d, s.expire)), code of the package that does not publish
+// the object, delays only that work, unless it waits for another goroutine
+// while holding the lock (a channel, a select, a WaitGroup), which can be
+// that work.
 //
 // A wait on the package's own worker goroutines is a join, not an
 // unbounded wait, when the workers only ever wait for what the waiter has
