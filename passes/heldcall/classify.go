@@ -146,11 +146,27 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	if mc, ok := call.Value.(*ssa.MakeClosure); ok && len(args) == len(call.Args) {
 		bindings = mc.Bindings
 	}
+	var chain *finding // a blocking chain only plausible: a proven callback comes first
 	if r := summary.BlockAt(s, f.Fn, args, bindings); r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
-			return blocksFinding("call of "+name+", which blocks: "+c.chain(r), r, hs)
+			fd := blocksFinding("call of "+name+", which blocks: "+c.chain(r), r, hs)
+			if fd.level == confidence.Warning {
+				return fd
+			}
+			chain = fd
 		}
 	}
+	fd := c.callbacksOf(f, call, callee, name, s, args, held)
+	if fd == nil || chain != nil && fd.level != confidence.Warning {
+		return chain
+	}
+	return fd
+}
+
+// callbacksOf returns the finding, if any, for what a call of callee runs
+// that its caller does not control: the func values and interface values
+// it is handed and calls, and the package's callbacks it calls.
+func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa.Function, name string, s *summary.Summary, args []ssa.Value, held []lockstate.Held) *finding {
 	// Func values handed to a callee that calls them.
 	for i, arg := range args {
 		if !s.CallsParam(i) || arg == nil {

@@ -84,22 +84,15 @@
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild. It is reported only under a
-// lock the workers take, where it deadlocks. A teardown method (Close,
-// Stop, Shutdown) that itself waits for the package's workers (a release
-// loop's WaitGroup, a flush loop's done channel) while it holds the
-// object's locks delays nobody who may still use the object: those locks
-// are not reported there, unless a worker takes one of them.
+// lock the workers take, where it deadlocks.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func
 // value comes from data the package's callers supply (a queued job, a
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
-// func value the package does not decide), a lock that guards nothing
-// but the operation it is held across, or a read lock of an RWMutex that
-// only teardown methods (Close, Stop, Shutdown) write-lock:
-// readers do not wait for each other, and the read lock exists to keep a
-// Close out of an operation in flight. The -severity flag (warning, the
+// func value the package does not decide), or a lock that guards nothing
+// but the operation it is held across. The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.

@@ -52,15 +52,12 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	}
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "heldcall"), calls: srcname.New(pass)}
 	c.rep.SkipTests = !reportTests
-	var found []located
-	sections := criticalSections{}
 	for _, f := range res.Funcs {
 		if f.Flow == nil || res.Unreachable(f.Fn) {
 			continue // a method nothing can call holds nothing
 		}
 		*at = f.Fn.Pos()
 		for _, ev := range f.Flow.Events {
-			sections.add(ev.State.MustHeld(), f.Fn)
 			if res.TestOnly(f, ev.Instr) {
 				continue // what a test switch turns on
 			}
@@ -72,26 +69,12 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			}
 			if fd := c.classify(f, ev.Instr, held); fd != nil {
 				if fd = c.beyondWorkers(f, ev.Instr, held, fd); fd != nil {
-					fd = c.teardown(f, ev.Instr, fd)
-				}
-				if fd != nil {
-					found = append(found, located{f, ev.Instr, fd})
+					c.report(f, ev.Instr, fd)
 				}
 			}
 		}
 	}
-	*at = token.NoPos
-	for _, l := range found {
-		c.report(l.f, l.instr, l.fd, sections)
-	}
 	return nil, nil
-}
-
-// located is a finding and where it is.
-type located struct {
-	f     *summary.Func
-	instr ssa.Instruction
-	fd    *finding
 }
 
 type checker struct {
@@ -167,7 +150,7 @@ type finding struct {
 	sides, cycle bool
 }
 
-func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, sections criticalSections) {
+func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	pos := instr.Pos()
 	if !pos.IsValid() {
 		return
@@ -181,12 +164,8 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding, se
 		fd.held[i].Name = c.lockName(fd.held[i])
 	}
 	lock := fd.held[len(fd.held)-1] // the innermost lock
-	switch {
-	case fd.level != confidence.Warning:
-	case !c.guardsState(fd.held):
+	if fd.level == confidence.Warning && !c.guardsState(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" guards nothing but what it is held across"
-	case sections.closeOnly(fd.held):
-		fd.level, fd.why = confidence.Note, "only teardown methods write-lock "+lock.Name+": a reader holds off nothing but a Close"
 	}
 	d := analysis.Diagnostic{
 		Pos:      pos,

@@ -140,12 +140,9 @@ type analyzer struct {
 	joinIdx   *joinIndex
 	quick     map[*ssa.Function]bool
 	joinTakes map[ssa.Instruction][]string
-	// workerTakes holds the waits on the package's own workers that are
-	// not quick joins, with the lock classes the workers take.
-	workerTakes map[ssa.Instruction][]string
-	stored      map[string]string   // storedLock's answers
-	private     map[privateKey]bool // privateCtor's answers
-	switches    map[*types.Var]bool // testSwitch's answers
+	stored    map[string]string   // storedLock's answers
+	private   map[privateKey]bool // privateCtor's answers
+	switches  map[*types.Var]bool // testSwitch's answers
 	// ready holds, by function, the receives from a context's Done
 	// channel that cannot wait, and fieldInfos what the package stores
 	// into its fields (see readychans.go and ctxpairs.go), both built on

@@ -52,10 +52,9 @@ type joinIndex struct {
 // A joinCand is a receive or select that may be a join, before the
 // workers' summaries are known.
 type joinCand struct {
-	reason    *Reason
-	instr     ssa.Instruction
-	workers   []*ssa.Function
-	quickable bool
+	reason  *Reason
+	instr   ssa.Instruction
+	workers []*ssa.Function
 }
 
 // joins returns the index, built on first use.
@@ -96,12 +95,6 @@ func (a *analyzer) joins() *joinIndex {
 						ix.recvs[k] = append(ix.recvs[k], instr)
 					}
 				})
-				// What wakes a WaitGroup or Cond wait.
-				if recv, ok := syncCall(instr, "Done", "Signal", "Broadcast"); ok {
-					if k := a.chanKeyOf(fn, recv); k != nil {
-						ix.signals[k] = append(ix.signals[k], instr)
-					}
-				}
 			}
 		}
 	}
@@ -299,19 +292,28 @@ func (a *analyzer) callersWorker(fn *ssa.Function, depth int) *ssa.Function {
 	return w
 }
 
-// joinCandidate returns, for a receive, send or blocking select of fn (or
-// a WaitGroup or Cond wait), the workers it waits for when every other
-// side (the sends, closes and receives of its channels; the Done calls of
-// the WaitGroup; the Signal and Broadcast calls of the Cond) is on a
-// goroutine the package starts. quickable says whether, besides, each of
-// those workers blocks only where fn has signalled it first (channels
-// only); whether the workers' steps are short is decided once their
-// summaries are known (quickWorker).
-func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) (workers []*ssa.Function, quickable bool) {
+// joinCandidate returns, for a receive, send or blocking select of fn, the
+// workers it joins when it may be a join: every other side of each of its
+// channels is on a goroutine the package starts, and each of those
+// workers blocks only where fn has signalled it first. Whether the
+// workers' steps are short is decided once their summaries are known
+// (quickWorker).
+func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
 	ix := a.joins()
 	var waits []chanKey // the channels instr waits on
+	var workers []*ssa.Function
 	ok := true
-	addSides := func(others []ssa.Instruction) {
+	forChanOps(instr, func(ch ssa.Value, signal bool) {
+		k := a.chanKeyOf(fn, ch)
+		if k == nil {
+			ok = false
+			return
+		}
+		waits = append(waits, k)
+		others := ix.signals[k] // the other side of a receive
+		if signal {
+			others = ix.recvs[k]
+		}
 		if len(others) == 0 {
 			ok = false
 		}
@@ -325,69 +327,17 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) (worke
 				workers = append(workers, w)
 			}
 		}
-	}
-	if recv, isWait := syncWait(instr); isWait {
-		k := a.chanKeyOf(fn, recv)
-		if k == nil {
-			return nil, false
-		}
-		addSides(ix.signals[k])
-		if !ok {
-			return nil, false
-		}
-		return workers, false
-	}
-	forChanOps(instr, func(ch ssa.Value, signal bool) {
-		k := a.chanKeyOf(fn, ch)
-		if k == nil {
-			ok = false
-			return
-		}
-		waits = append(waits, k)
-		if signal {
-			addSides(ix.recvs[k])
-		} else {
-			addSides(ix.signals[k]) // the other side of a receive
-		}
 	})
 	if !ok || len(workers) == 0 {
-		return nil, false
+		return nil
 	}
 	signalled := a.signalledBefore(fn, instr)
 	for _, w := range workers {
 		if !a.waitsOnlyFor(w, signalled, waits) {
-			return workers, false
+			return nil
 		}
 	}
-	return workers, true
-}
-
-// syncWait returns the WaitGroup or Cond that instr waits on, if it is a
-// call of (*sync.WaitGroup).Wait or (*sync.Cond).Wait.
-func syncWait(instr ssa.Instruction) (ssa.Value, bool) {
-	return syncCall(instr, "Wait")
-}
-
-// syncCall returns the receiver of instr, a call of one of the named
-// methods of sync.WaitGroup or sync.Cond.
-func syncCall(instr ssa.Instruction, names ...string) (ssa.Value, bool) {
-	call, ok := instr.(ssa.CallInstruction)
-	if !ok {
-		return nil, false
-	}
-	callee := call.Common().StaticCallee()
-	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(call.Common().Args) == 0 || !slices.Contains(names, callee.Name()) {
-		return nil, false
-	}
-	recv := callee.Signature.Recv()
-	if recv == nil {
-		return nil, false
-	}
-	switch types.TypeString(recv.Type(), nil) {
-	case "*sync.WaitGroup", "*sync.Cond":
-		return call.Common().Args[0], true
-	}
-	return nil, false
+	return workers
 }
 
 // signals lists the channels a waiter has signalled: closed, or sent one
@@ -553,19 +503,18 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 
 // decideJoins turns the join candidates of fn into block reasons, now that
 // the workers' summaries are known: a join naming the locks the workers
-// take, or the plain reason (and the wait is recorded as one on the
-// package's workers, see WorkersAt). It reports whether fn's summary
-// changed.
+// take, or the plain reason. It reports whether fn's summary changed.
 func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Function]*local) bool {
 	s := a.funcs[fn].Summary
 	changed := false
 	for _, jc := range l.joins {
 		r := jc.reason
-		quick := jc.quickable
+		quick := true
 		var takes []string
 		for _, w := range jc.workers {
-			if quick && !a.quickWorker(w, locals) {
+			if !a.quickWorker(w, locals) {
 				quick = false
+				break
 			}
 			for _, c := range a.funcs[w].Summary.Acquires {
 				takes = addClass(takes, c)
@@ -586,11 +535,6 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 				a.joinTakes = map[ssa.Instruction][]string{}
 			}
 			a.joinTakes[jc.instr] = takes
-		} else {
-			if a.workerTakes == nil {
-				a.workerTakes = map[ssa.Instruction][]string{}
-			}
-			a.workerTakes[jc.instr] = takes
 		}
 		if !a.quiet && s.addBlock(r) {
 			changed = true
@@ -625,14 +569,6 @@ func (a *analyzer) storedLock(field string) string {
 // for a read lock): only a caller holding one of those waits on them.
 func (r *Result) JoinAt(instr ssa.Instruction) ([]string, bool) {
 	takes, ok := r.a.joinTakes[instr]
-	return takes, ok
-}
-
-// WorkersAt reports whether instr, a wait that is not a quick join,
-// waits only for the package's own worker goroutines, and the lock classes
-// they take.
-func (r *Result) WorkersAt(instr ssa.Instruction) ([]string, bool) {
-	takes, ok := r.a.workerTakes[instr]
 	return takes, ok
 }
 

@@ -52,13 +52,13 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	}
 	// waitOn records a receive or a select, or a join candidate when the
 	// other side is on the package's own workers.
-	waitOn := func(instr ssa.Instruction, kind, op, cond string) {
-		if ws, quickable := a.joinCandidate(fn, instr); ws != nil {
-			r := &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)}
-			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws, quickable: quickable})
+	waitOn := func(instr ssa.Instruction, kind, op string) {
+		if ws := a.joinCandidate(fn, instr); ws != nil {
+			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
+			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws})
 			return
 		}
-		setBlock(kind, op, cond)
+		setBlock(kind, op, "")
 	}
 	l.releasedAt = func() []string { return released }
 	l.whenAt = func() []lockstate.Cond { return g.when(cur) }
@@ -79,27 +79,17 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			switch instr := instr.(type) {
 			case *ssa.Send:
 				if !a.res.BufferedSend(flow, instr.Chan) {
-					waitOn(instr, "chan", "channel send", "")
+					waitOn(instr, "chan", "channel send")
 				}
 			case *ssa.UnOp:
 				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) {
-					waitOn(instr, "chan", "channel receive", "")
+					waitOn(instr, "chan", "channel receive")
 				}
 			case *ssa.Select:
 				if instr.Blocking {
-					waitOn(instr, "select", "select", "")
+					waitOn(instr, "select", "select")
 				}
 			case *ssa.Call:
-				if recv, ok := syncWait(instr); ok {
-					// A WaitGroup or Cond wait: perhaps on the
-					// package's own workers.
-					op, cond := FuncName(instr.Common().StaticCallee().Object().(*types.Func), nil), ""
-					if lockstate.OpOf(instr.Common()).Kind == lockstate.CondWait {
-						op, cond = "(*sync.Cond).Wait", a.condLock(flow, recv)
-					}
-					waitOn(instr, catalog.Wait, op, cond)
-					continue
-				}
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, false)
 			case *ssa.Defer:
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, true)

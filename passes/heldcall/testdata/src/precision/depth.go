@@ -59,3 +59,42 @@ func (s *session) Reset() {
 	s.fails, s.conn = 0, conn
 	s.mu.Unlock()
 }
+
+// Hooks are the session's users' callbacks.
+type Hooks struct {
+	OnRespond func(b []byte)
+}
+
+// hookedSession tells its user's hook about every response, then maybe
+// escalates to the redial far below.
+type hookedSession struct {
+	session
+	hooks Hooks
+}
+
+func (h *hookedSession) respondAndNotify(b []byte) {
+	h.hooks.OnRespond(b)
+	h.respond(b)
+}
+
+// NewHookedSession takes the user's hooks.
+func NewHookedSession(addr string, hooks Hooks) *hookedSession {
+	return &hookedSession{session: session{addr: addr}, hooks: hooks}
+}
+
+// HandleNotify runs the user's hook under the lock: that is proven, and
+// the redial seven calls down, only plausible, does not hide it.
+func (h *hookedSession) HandleNotify(b []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.respondAndNotify(b) // want `h.session.mu held across call of \(\*hookedSession\).respondAndNotify, which calls func value h.hooks.OnRespond \(\(\*hookedSession\).respondAndNotify -> func value h.hooks.OnRespond\) \(locked at depth.go:88, released by defer\)`
+}
+
+// HandleNotifyUnlocked is its twin: it runs the hook and responds after
+// the lock.
+func (h *hookedSession) HandleNotifyUnlocked(b []byte) {
+	h.mu.Lock()
+	h.acceptLocked()
+	h.mu.Unlock()
+	h.respondAndNotify(b)
+}
