@@ -86,7 +86,7 @@ func (c *checker) leaks(f *summary.Func) {
 				e.released = append(e.released, ret)
 			}
 		}
-		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0]) {
+		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0]) || c.deferredMayRelease(f, e.first.Class) {
 			continue // an object no other goroutine has seen yet cannot be locked again by one
 		}
 		name := c.lockName(e.first.ID, e.first.Pos)
@@ -324,6 +324,48 @@ func releasesInRangeFunc(fn *ssa.Function) bool {
 		}
 		if releasesInRangeFunc(af) {
 			return true
+		}
+	}
+	return false
+}
+
+// deferredMayRelease reports whether a deferred closure of f may release a
+// lock of class at return, on some of its paths: defer func() { if
+// !unlocked { mu.Unlock() } }() covers the early returns, and which
+// returns it covers depends on a flag the analysis does not follow.
+func (c *checker) deferredMayRelease(f *summary.Func, class string) bool {
+	if class == "" {
+		return false
+	}
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			callee, _ := lockstate.CalledFunc(f.Fn, d.Call.Value)
+			if callee == nil || callee.Parent() != f.Fn {
+				continue
+			}
+			if g := c.res.Func(callee); g != nil && g.Flow != nil && releasesClass(g, class) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// releasesClass reports whether g unlocks a lock of class on some path.
+func releasesClass(g *summary.Func, class string) bool {
+	for _, b := range g.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if op := lockstate.OpOf(call.Common()); op.Kind == lockstate.Release && g.Flow.IDOf(op.Recv).Class == class {
+				return true
+			}
 		}
 	}
 	return false
