@@ -583,7 +583,7 @@ func JoinBlocked(held []lockstate.Held, takes []string) []lockstate.Held {
 			if c, ok := strings.CutSuffix(t, " (read)"); ok {
 				class, read = c, true
 			}
-			if h.Class == class && !(read && h.Mode == lockstate.Read) {
+			if h.Class == class && (!read || h.Mode != lockstate.Read) { // readers do not wait for readers
 				out = append(out, h)
 				break
 			}
