@@ -40,6 +40,7 @@ var corpus = []string{
 	"precision",
 	"kvstore",
 	"kvstore/internal/evict",
+	"internal/cpuprof",
 }
 
 func TestHeldcall(t *testing.T) {

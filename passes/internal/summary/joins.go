@@ -469,7 +469,10 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 	if q, ok := a.quick[w]; ok {
 		return q
 	}
-	q := true
+	// A quiet package's summaries do not say what blocks (runtime/pprof's
+	// writer goroutine writes the profile to the caller's io.Writer): its
+	// workers cannot be shown quick.
+	q := !a.quiet
 	fam := a.family(w)
 	for _, fn := range fam {
 		l := locals[fn]
