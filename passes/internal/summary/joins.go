@@ -123,9 +123,18 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 	}
 }
 
-// chanKeyOf returns the key of the channel v of fn, or nil.
+// chanKeyOf returns the key of the channel v of fn, or nil, once per
+// value: the index and every candidate's workers ask for the same ones.
 func (a *analyzer) chanKeyOf(fn *ssa.Function, v ssa.Value) chanKey {
-	return a.chanKeyAt(fn, v, 3)
+	if k, ok := a.chanKeys[v]; ok {
+		return k
+	}
+	k := a.chanKeyAt(fn, v, 3)
+	if a.chanKeys == nil {
+		a.chanKeys = map[ssa.Value]chanKey{}
+	}
+	a.chanKeys[v] = k
+	return k
 }
 
 // chanKeyAt is chanKeyOf, following parameters to the arguments of at
