@@ -21,7 +21,7 @@ import (
 // analyzer in this build yet; selecting it is valid and finds nothing.
 var Categories = map[string][]string{
 	"heldcall":  {"callback", "interface", "chan", "select", "sleep", "wait", "net", "file", "exec", "db", "blocks"},
-	"lockorder": {"double-lock", "rlock-upgrade", "rlock-reentry", "order-cycle", "same-class", "leak"},
+	"lockorder": {"double-lock", "rlock-upgrade", "rlock-reentry", "order-cycle", "same-class", "leak", "double-unlock"},
 	"shardlock": {"above-shards", "shard-order", "global-map"},
 }
 

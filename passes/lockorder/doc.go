@@ -69,9 +69,18 @@
 //     whose doc or receiver type's doc says so ("returns with mu held",
 //     "the caller must unlock", "owns the lock until Close releases it"),
 //     and one whose result tells the caller it holds the lock (nil error
-//     or true with it held, an error or false without).
+//     or true with it held, an error or false without), nor a return a
+//     closure the function defers may release the lock at (defer func()
+//     { if !unlocked { mu.Unlock() } }());
+//   - double-unlock: a return after an explicit Unlock of a lock whose
+//     deferred Unlock is still to run, and that is not locked again in
+//     between (mu.Lock(); defer mu.Unlock(); ...; mu.Unlock(); return
+//     err): the deferred Unlock is a fatal error ("sync: unlock of
+//     unlocked mutex"), which no recover catches. Reported at the return,
+//     with the defer as a related location.
 //
-// Except for leaks, the finding is reported at the second, deadlocking
+// Except for leaks and double unlocks, the finding is reported at the
+// second, deadlocking
 // acquisition, or at the call that leads to it; the first acquisition is a
 // related location.
 //

@@ -53,6 +53,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.goReleased = c.releasedByGoroutines(f)
 		c.keys = c.keyLocks(f)
 		c.leaks(f)
+		c.doubleUnlocks(f)
 		for _, ev := range f.Flow.Events {
 			call, ok := ev.Instr.(*ssa.Call)
 			if !ok {

@@ -288,7 +288,7 @@ func (a *analysis) block(b *ssa.BasicBlock, s State, record bool) State {
 		if record && a.cfg.Visit != nil {
 			a.cfg.Visit(instr, s)
 		}
-		if record && (len(s.Held) > 0 || len(s.Released) > 0) && interesting(instr) {
+		if record && (len(s.Held) > 0 || len(s.Released) > 0 || len(s.Pending) > 0 && isReturn(instr)) && interesting(instr) {
 			if a.res.byInstr == nil {
 				a.res.byInstr = make(map[ssa.Instruction]int)
 			}
@@ -311,6 +311,13 @@ func (a *analysis) step(instr ssa.Instruction, s State) State {
 		return a.handOff(instr.Common(), s)
 	}
 	return s
+}
+
+// isReturn reports whether instr is a return: a deferred release still
+// pending there is recorded even when nothing is held (a double unlock).
+func isReturn(instr ssa.Instruction) bool {
+	_, ok := instr.(*ssa.Return)
+	return ok
 }
 
 // interesting reports whether an event is worth recording for instr.

@@ -340,3 +340,53 @@ func OpenRecovery(name string, names []string) (r *Recovery, err error) {
 	r.mu.Unlock()
 	return r, nil
 }
+
+// A journal replays its entries under its lock; an error path unlocks by
+// hand and returns, and the deferred unlock runs again.
+type Journal struct {
+	mu      sync.Mutex
+	entries []string
+}
+
+func (j *Journal) check(e string) error {
+	if e == "" {
+		return fmt.Errorf("empty entry")
+	}
+	return nil
+}
+
+// ReplayTwice unlocks on its error path while the defer is pending.
+func (j *Journal) ReplayTwice() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, e := range j.entries {
+		if err := j.check(e); err != nil {
+			j.mu.Unlock()
+			return err // want `return with j.mu already unlocked, but the deferred unlock \(leaks.go:361\) unlocks it again: a fatal error, not a panic`
+		}
+	}
+	return nil
+}
+
+// Replay leaves the unlock to the defer. Not a finding.
+func (j *Journal) Replay() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, e := range j.entries {
+		if err := j.check(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReplayWaiting unlocks to wait and locks again before it returns: the
+// deferred unlock finds the lock held. Not a finding.
+func (j *Journal) ReplayWaiting(ready chan struct{}) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.mu.Unlock()
+	<-ready
+	j.mu.Lock()
+	return nil
+}
