@@ -54,6 +54,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.keys = c.keyLocks(f)
 		c.leaks(f)
 		c.doubleUnlocks(f)
+		c.guardedUnlocks(f)
 		for _, ev := range f.Flow.Events {
 			call, ok := ev.Instr.(*ssa.Call)
 			if !ok {

@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
@@ -64,6 +65,130 @@ func (c *checker) doubleUnlocks(f *summary.Func) {
 			}, confidence.Warning, "")
 		}
 	}
+}
+
+// guardedUnlocks reports the returns of f where a deferred closure's
+// unlock, guarded by a flag the function captured (defer func() { if
+// !unlocked { mu.Unlock() } }()), runs on a lock f has already unlocked
+// by hand: the flag still has the value that makes the closure unlock.
+func (c *checker) guardedUnlocks(f *summary.Func) {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			mc, ok := d.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			if g := c.res.Func(mc.Fn.(*ssa.Function)); g != nil && g.Flow != nil {
+				c.guardedUnlock(f, d, mc, g)
+			}
+		}
+	}
+}
+
+// guardedUnlock checks one deferred closure g of f.
+func (c *checker) guardedUnlock(f *summary.Func, d *ssa.Defer, mc *ssa.MakeClosure, g *summary.Func) {
+	for _, b := range g.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			op := lockstate.OpOf(call.Common())
+			if op.Kind != lockstate.Release || op.Mode != lockstate.Write {
+				continue
+			}
+			lid := g.Flow.IDOf(op.Recv)
+			if lid.Root != lockstate.RootFree || lid.RootIndex >= len(mc.Bindings) {
+				continue
+			}
+			id := lid.Rebase(f.Flow.IDOf(mc.Bindings[lid.RootIndex]))
+			for _, cond := range c.res.When(g, b) {
+				// Unlocks only while a captured flag has the value
+				// cond.Value: the flag's cell, in f.
+				if cond.Param >= 0 || cond.Path != "" || cond.Nil || cond.Cmp != token.ILLEGAL || -1-cond.Param >= len(mc.Bindings) {
+					continue
+				}
+				cell, ok := mc.Bindings[-1-cond.Param].(*ssa.Alloc)
+				if !ok {
+					continue
+				}
+				c.flagReturns(f, d, cell, cond.Value, id)
+			}
+		}
+	}
+}
+
+// flagReturns reports the returns of f after the defer d where the lock id
+// is held on no path, and every store into the flag cell that can precede
+// the return stores unlockWhen: the deferred closure unlocks it again.
+func (c *checker) flagReturns(f *summary.Func, d *ssa.Defer, cell *ssa.Alloc, unlockWhen bool, id lockstate.ID) {
+	for _, b := range f.Fn.Blocks {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok || !f.Flow.Reachable(b) || !summary.Precedes(d, ret) {
+			continue
+		}
+		if ev, ok := f.Flow.EventAt(ret); ok {
+			if _, held := ev.State.Lookup(id.Key); held {
+				continue
+			}
+		}
+		if !flagIs(cell, ret, unlockWhen) || !unlockedBefore(f, id.Key, d, ret) {
+			continue
+		}
+		name := c.lockName(id, d.Pos())
+		c.rep.ReportLevel(analysis.Diagnostic{
+			Pos:      ret.Pos(),
+			Category: "double-unlock",
+			Message: fmt.Sprintf("return with %s already unlocked, but the deferred unlock (%s) unlocks it again: a fatal error, not a panic",
+				name, srcname.At(c.pass.Fset, d.Pos())),
+			Related: []analysis.RelatedInformation{{Pos: d.Pos(), Message: "deferred unlock of " + name}},
+		}, confidence.Warning, "")
+	}
+}
+
+// flagIs reports whether every store into cell that can run before at
+// stores the constant want, and one does.
+func flagIs(cell *ssa.Alloc, at ssa.Instruction, want bool) bool {
+	stored := false
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != ssa.Value(cell) || !summary.Precedes(r, at) {
+				continue
+			}
+			k, ok := r.Val.(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.Bool || constant.BoolVal(k.Value) != want {
+				return false
+			}
+			stored = true
+		case *ssa.UnOp, *ssa.MakeClosure, *ssa.DebugRef:
+		default:
+			return false // its address handed on
+		}
+	}
+	return stored
+}
+
+// unlockedBefore reports whether f explicitly unlocks the lock key between
+// the defer and the return, on some path.
+func unlockedBefore(f *summary.Func, key string, d *ssa.Defer, ret *ssa.Return) bool {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			op := lockstate.OpOf(call.Common())
+			if op.Kind == lockstate.Release && f.Flow.IDOf(op.Recv).Key == key && summary.Precedes(d, call) && summary.Precedes(call, ret) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // A deferredRelease is a defer statement that releases a lock.

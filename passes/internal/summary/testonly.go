@@ -123,3 +123,12 @@ func isFalse(v ssa.Value) bool {
 	k, ok := v.(*ssa.Const)
 	return ok && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value)
 }
+
+// When returns the conditions on fn's parameters and captured variables
+// under which block b of f runs (see lockstate.Cond), as far as its
+// branches tell.
+func (r *Result) When(f *Func, b *ssa.BasicBlock) []lockstate.Cond {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.guardsOf(f.Fn).when(b)
+}
