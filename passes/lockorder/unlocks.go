@@ -136,7 +136,7 @@ func (c *checker) flagReturns(f *summary.Func, d *ssa.Defer, cell *ssa.Alloc, un
 				continue
 			}
 		}
-		if !flagIs(cell, ret, unlockWhen) || !unlockedBefore(f, id.Key, d, ret) {
+		if !flagIs(cell, ret, unlockWhen) || !unlockedBefore(f, id.Key, d, ret) || deferredRelock(f, id.Key) {
 			continue
 		}
 		name := c.lockName(id, d.Pos())
@@ -191,6 +191,21 @@ func unlockedBefore(f *summary.Func, key string, d *ssa.Defer, ret *ssa.Return) 
 	return false
 }
 
+// deferredRelock reports whether f defers a Lock of the lock key, which
+// runs before the earlier deferred unlock.
+func deferredRelock(f *summary.Func, key string) bool {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				if op := lockstate.OpOf(d.Common()); op.Kind == lockstate.Acquire && f.Flow.IDOf(op.Recv).Key == key {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // A deferredRelease is a defer statement that releases a lock.
 type deferredRelease struct {
 	id  lockstate.ID
@@ -199,10 +214,10 @@ type deferredRelease struct {
 
 // deferredReleases returns the defer statements of f that release a lock
 // directly (defer mu.Unlock()), by the lock's key, for the locks f takes
-// in one mode only: the engine holds a read and a write lock of one
+// in one mode only (the engine holds a read and a write lock of one
 // RWMutex as one entry, and an Unlock of a write lock taken under a
-// deferred RUnlock (an upgrade, itself a deadlock) leaves the read lock
-// held.
+// deferred RUnlock, an upgrade and itself a deadlock, leaves the read lock
+// held) and never takes back in a defer.
 func deferredReleases(f *summary.Func) map[string]deferredRelease {
 	out := map[string]deferredRelease{}
 	modes := map[string]lockstate.Mode{}
@@ -225,9 +240,16 @@ func deferredReleases(f *summary.Func) map[string]deferredRelease {
 				mixed[id.Key] = true
 			}
 			modes[id.Key] = op.Mode
-			if _, isDefer := instr.(*ssa.Defer); isDefer && op.Kind == lockstate.Release {
-				if _, seen := out[id.Key]; !seen {
-					out[id.Key] = deferredRelease{id, instr.Pos()}
+			if _, isDefer := instr.(*ssa.Defer); isDefer {
+				switch op.Kind {
+				case lockstate.Release:
+					if _, seen := out[id.Key]; !seen {
+						out[id.Key] = deferredRelease{id, instr.Pos()}
+					}
+				case lockstate.Acquire:
+					// mu.Unlock(); defer mu.Lock(): the deferred
+					// Lock runs first and takes it back.
+					mixed[id.Key] = true
 				}
 			}
 		}
