@@ -48,8 +48,8 @@ func (c *checker) doubleUnlocks(f *summary.Func) {
 				deferred = deferredReleases(f)
 			}
 			d, ok := deferred[key]
-			if !ok {
-				continue // a release the defer's callee makes: not named here
+			if !ok || c.deferredRelock(f, d.id) {
+				continue // a release the defer's callee makes, or a relock
 			}
 			pos := ret.Pos()
 			if !pos.IsValid() {
@@ -105,6 +105,11 @@ func (c *checker) guardedUnlock(f *summary.Func, d *ssa.Defer, mc *ssa.MakeClosu
 			if lid.Root != lockstate.RootFree || lid.RootIndex >= len(mc.Bindings) {
 				continue
 			}
+			if ev, ok := g.Flow.EventAt(call); ok {
+				if h, held := ev.State.Lookup(lid.Key); held && !h.Inherited {
+					continue // the closure's own Lock and Unlock
+				}
+			}
 			id := lid.Rebase(f.Flow.IDOf(mc.Bindings[lid.RootIndex]))
 			for _, cond := range c.res.When(g, b) {
 				// Unlocks only while a captured flag has the value
@@ -136,7 +141,7 @@ func (c *checker) flagReturns(f *summary.Func, d *ssa.Defer, cell *ssa.Alloc, un
 				continue
 			}
 		}
-		if !flagIs(cell, ret, unlockWhen) || !unlockedBefore(f, id.Key, d, ret) || deferredRelock(f, id.Key) {
+		if !flagIs(cell, ret, unlockWhen) || !unlockedBefore(f, id.Key, d, ret) || c.deferredRelock(f, id) {
 			continue
 		}
 		name := c.lockName(id, d.Pos())
@@ -191,19 +196,36 @@ func unlockedBefore(f *summary.Func, key string, d *ssa.Defer, ret *ssa.Return) 
 	return false
 }
 
-// deferredRelock reports whether f defers a Lock of the lock key, which
-// runs before the earlier deferred unlock.
-func deferredRelock(f *summary.Func, key string) bool {
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok {
-				if op := lockstate.OpOf(d.Common()); op.Kind == lockstate.Acquire && f.Flow.IDOf(op.Recv).Key == key {
-					return true
+// deferredRelock reports whether f, or a closure in it, defers a Lock of
+// the lock id: mu.Unlock(); defer mu.Lock() takes it back (in f, before
+// the earlier deferred Unlock runs; in a closure called in place, when the
+// closure returns, which the lock state does not follow).
+func (c *checker) deferredRelock(f *summary.Func, id lockstate.ID) bool {
+	var relocks func(fn *ssa.Function, depth int) bool
+	relocks = func(fn *ssa.Function, depth int) bool {
+		g := c.res.Func(fn)
+		if g == nil || g.Flow == nil || depth > 4 {
+			return false
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if d, ok := instr.(*ssa.Defer); ok {
+					if op := lockstate.OpOf(d.Common()); op.Kind == lockstate.Acquire {
+						if l := g.Flow.IDOf(op.Recv); l.Key == id.Key || l.Class != "" && l.Class == id.Class {
+							return true
+						}
+					}
 				}
 			}
 		}
+		for _, anon := range fn.AnonFuncs {
+			if relocks(anon, depth+1) {
+				return true
+			}
+		}
+		return false
 	}
-	return false
+	return relocks(f.Fn, 0)
 }
 
 // A deferredRelease is a defer statement that releases a lock.

@@ -425,3 +425,38 @@ func (j *Journal) ReplayInspect(inspect func()) {
 	defer j.mu.Lock()
 	inspect()
 }
+
+// Authenticate unlocks by hand before it returns; its deferred closure
+// takes and releases the lock itself when the flag says so. Not a finding.
+func (r *Recovery) Authenticate(name string) bool {
+	failed := true
+	defer func() {
+		if !failed {
+			return
+		}
+		r.mu.Lock()
+		r.state[name] = -1
+		r.mu.Unlock()
+	}()
+	r.mu.Lock()
+	if name == "" {
+		r.mu.Unlock()
+		return false
+	}
+	r.state[name]++
+	r.mu.Unlock()
+	failed = false
+	return true
+}
+
+// Notify drops the lock around the hook in a closure that takes it back
+// as it returns: the deferred unlock finds it held. Not a finding.
+func (j *Journal) Notify(hook func()) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	func() {
+		j.mu.Unlock()
+		defer j.mu.Lock()
+		hook()
+	}()
+}
