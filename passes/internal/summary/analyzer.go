@@ -137,13 +137,14 @@ type analyzer struct {
 	// statements (joins.go), built on first use; quick caches which
 	// workers do only short steps, and joinTakes holds the joins found,
 	// with the lock classes their workers take.
-	joinIdx   *joinIndex
-	chanKeys  map[ssa.Value]chanKey // chanKeyOf's answers
-	quick     map[*ssa.Function]bool
-	joinTakes map[ssa.Instruction][]string
-	stored    map[string]string   // storedLock's answers
-	private   map[privateKey]bool // privateCtor's answers
-	switches  map[*types.Var]bool // testSwitch's answers
+	joinIdx    *joinIndex
+	chanKeys   map[ssa.Value]chanKey // chanKeyOf's answers
+	quick      map[*ssa.Function]bool
+	joinTakes  map[ssa.Instruction][]string
+	stored     map[string]string      // storedLock's answers
+	lockStores map[string][]lockStore // lock pointers stored, by field class
+	private    map[privateKey]bool    // privateCtor's answers
+	switches   map[*types.Var]bool    // testSwitch's answers
 	// ready holds, by function, the receives from a context's Done
 	// channel that cannot wait, and fieldInfos what the package stores
 	// into its fields (see readychans.go and ctxpairs.go), both built on

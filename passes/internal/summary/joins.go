@@ -563,17 +563,57 @@ func addClass(classes []string, c string) []string {
 }
 
 // storedLock returns the lock class a pointer field of lock class field
-// is always set to, or "", once per field.
+// is always set to, or "". The package's stores of lock pointers are
+// indexed by the class of the field they store into once, on first use:
+// asking storedLockClass per class walked every store of the package for
+// each.
 func (a *analyzer) storedLock(field string) string {
 	if c, ok := a.stored[field]; ok {
 		return c
 	}
 	if a.stored == nil {
 		a.stored = map[string]string{}
+		a.lockStores = map[string][]lockStore{}
+		forEachStore(a.srcFuncs, a.flows, func(flow *lockstate.Result, st *ssa.Store) {
+			if !lockPointer(st.Val.Type()) {
+				return
+			}
+			if f := flow.IDOf(st.Addr).Class; f != "" {
+				a.lockStores[f] = append(a.lockStores[f], lockStore{flow.Fn, st.Val})
+			}
+		})
 	}
-	c := a.storedLockClass(a.srcFuncs, a.flows, field)
-	a.stored[field] = c
-	return c
+	class := ""
+	for _, ls := range a.lockStores[field] {
+		c := a.lockClassOf(ls.fn, ls.val, 0)
+		if c == "" || class != "" && c != class {
+			class = ""
+			break
+		}
+		class = c
+	}
+	a.stored[field] = class
+	return class
+}
+
+// A lockStore is a lock pointer stored into a field, and where.
+type lockStore struct {
+	fn  *ssa.Function
+	val ssa.Value
+}
+
+// lockPointer reports whether t is a pointer to a sync.Mutex or
+// sync.RWMutex.
+func lockPointer(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
 }
 
 // JoinAt reports whether the receive or select instr is a join with the
