@@ -4,7 +4,7 @@
 //
 // # Analyzer lockorder
 //
-// lockorder: report double locking, read-lock upgrades and re-entry, and lock-order inversions
+// lockorder: report double locking, read-lock upgrades and re-entry, lock-order inversions, lock leaks and double unlocks
 //
 // Go's sync.Mutex and sync.RWMutex are not reentrant. A method that calls
 // another method of the same type while holding the lock that the callee
