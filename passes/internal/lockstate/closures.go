@@ -42,7 +42,7 @@ func CalledFunc(fn *ssa.Function, v ssa.Value) (*ssa.Function, []ssa.Value) {
 // captures (fv), set once in fn's parent: its captured values are
 // translated to fn's own free variables bound to the same values.
 func capturedClosure(fn *ssa.Function, fv *ssa.FreeVar) (*ssa.Function, []ssa.Value) {
-	outer := onlyMakeClosure(fn)
+	outer := MadeOnce(fn)
 	i := slices.Index(fn.FreeVars, fv)
 	if outer == nil || i < 0 || i >= len(outer.Bindings) {
 		return nil, nil
@@ -65,9 +65,9 @@ func capturedClosure(fn *ssa.Function, fv *ssa.FreeVar) (*ssa.Function, []ssa.Va
 	return g, bindings
 }
 
-// onlyMakeClosure returns the one MakeClosure instruction that makes the
-// closure fn, or nil.
-func onlyMakeClosure(fn *ssa.Function) *ssa.MakeClosure {
+// MadeOnce returns the one MakeClosure instruction that makes the closure
+// fn, or nil when fn is not a closure or is made in more places than one.
+func MadeOnce(fn *ssa.Function) *ssa.MakeClosure {
 	if fn.Parent() == nil || fn.Referrers() == nil {
 		return nil
 	}

@@ -255,7 +255,7 @@ func freeBinding(fn *ssa.Function, fv *ssa.FreeVar) (*ssa.Function, ssa.Value) {
 	if i < 0 || fn.Parent() == nil {
 		return fn, nil
 	}
-	mc := madeOnce(fn)
+	mc := lockstate.MadeOnce(fn)
 	if mc == nil || i >= len(mc.Bindings) {
 		return fn, nil
 	}

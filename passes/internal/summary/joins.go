@@ -259,7 +259,7 @@ func (a *analyzer) workerAt(fn *ssa.Function, depth int) *ssa.Function {
 		if fn.Parent() == nil {
 			return a.callersWorker(fn, depth)
 		}
-		if mc := madeOnce(fn); mc == nil || !calledInPlace(mc) {
+		if mc := lockstate.MadeOnce(fn); mc == nil || !calledInPlace(mc) {
 			return nil
 		}
 		fn = fn.Parent()
@@ -437,32 +437,12 @@ func (a *analyzer) readyAfter(fn *ssa.Function, instr ssa.Instruction, signalled
 	return true
 }
 
-// madeOnce returns the one MakeClosure of the closure fn, or nil when it
-// is made in more places than one, or none.
-func madeOnce(fn *ssa.Function) *ssa.MakeClosure {
-	var mc *ssa.MakeClosure
-	if fn.Referrers() == nil {
-		return nil
-	}
-	for _, ref := range *fn.Referrers() {
-		m, ok := ref.(*ssa.MakeClosure)
-		if !ok || m.Fn != ssa.Value(fn) {
-			continue
-		}
-		if mc != nil {
-			return nil
-		}
-		mc = m
-	}
-	return mc
-}
-
 // family returns w and the closures it runs in place, recursively.
 func (a *analyzer) family(w *ssa.Function) []*ssa.Function {
 	out := []*ssa.Function{w}
 	for i := 0; i < len(out) && i < 32; i++ {
 		for _, af := range out[i].AnonFuncs {
-			if mc := madeOnce(af); mc != nil && calledInPlace(mc) {
+			if mc := lockstate.MadeOnce(af); mc != nil && calledInPlace(mc) {
 				out = append(out, af)
 			}
 		}
