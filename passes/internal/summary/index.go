@@ -187,3 +187,20 @@ func valueOperands(instr ssa.Instruction) []ssa.Value {
 func inTestFile(fset *token.FileSet, pos token.Pos) bool {
 	return pos.IsValid() && strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }
+
+// directCalls returns the calls of fn, a function of the package, when
+// they are all its calls: other packages cannot call it, and the package
+// neither uses it as a value nor calls it through an interface. It
+// returns nil otherwise, or when nothing calls it.
+func (a *analyzer) directCalls(fn *ssa.Function) []callSite {
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	if a.callableOutside(fn) || a.index.escapes[fn] {
+		return nil
+	}
+	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
+		return nil
+	}
+	return a.index.calls[fn]
+}

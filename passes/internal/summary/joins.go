@@ -177,17 +177,8 @@ func (a *analyzer) paramChanKey(fn *ssa.Function, p *ssa.Parameter, depth int) c
 	if i < 0 || fn.Parent() != nil {
 		return nil
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	if a.callableOutside(fn) || a.index.escapes[fn] {
-		return nil // used as a value: called from anywhere
-	}
-	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
-		return nil
-	}
 	var key chanKey
-	for _, cs := range a.index.calls[fn] {
+	for _, cs := range a.directCalls(fn) {
 		if i >= len(cs.call.Args) {
 			return nil
 		}
@@ -274,16 +265,7 @@ func (a *analyzer) callersWorker(fn *ssa.Function, depth int) *ssa.Function {
 	if depth == 0 {
 		return nil
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	if a.callableOutside(fn) || a.index.escapes[fn] {
-		return nil
-	}
-	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
-		return nil
-	}
-	sites := a.index.calls[fn]
+	sites := a.directCalls(fn)
 	if len(sites) == 0 {
 		return nil
 	}

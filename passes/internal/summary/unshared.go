@@ -201,13 +201,7 @@ func (a *analyzer) nonLeakingParams(funcs []*ssa.Function, mode escapeMode) para
 func (a *analyzer) unsharedAtEntry(funcs []*ssa.Function, mode escapeMode) map[*ssa.Function][]bool {
 	unshared := map[*ssa.Function][]bool{}
 	for _, fn := range funcs {
-		if fn.Parent() != nil || len(fn.Blocks) == 0 || a.callableOutside(fn) || a.index.escapes[fn] {
-			continue
-		}
-		if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
-			continue
-		}
-		if len(a.index.calls[fn]) == 0 {
+		if fn.Parent() != nil || len(fn.Blocks) == 0 || len(a.directCalls(fn)) == 0 {
 			continue
 		}
 		if flags := pointerParams(fn); flags != nil {
