@@ -30,29 +30,22 @@ const maxKeyLockDepth = 3
 // their own but are elements of a container field.
 func (c *checker) keyLocks(f *summary.Func) map[string]keyLock {
 	var out map[string]keyLock
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
+	for call, op := range lockOps(f.Fn) {
+		if _, ok := call.(*ssa.Call); !ok || op.Kind != lockstate.Acquire {
+			continue
+		}
+		id := f.Flow.IDOf(op.Recv)
+		if id.Full != "" || (id.Root != lockstate.RootValue && id.Root != lockstate.RootLocal) {
+			continue
+		}
+		if _, done := out[id.Key]; done {
+			continue
+		}
+		if kl, ok := c.containerElem(f.Fn, op.Recv, 0, map[ssa.Value]*elemResult{}); ok {
+			if out == nil {
+				out = map[string]keyLock{}
 			}
-			op := lockstate.OpOf(call.Common())
-			if op.Kind != lockstate.Acquire {
-				continue
-			}
-			id := f.Flow.IDOf(op.Recv)
-			if id.Full != "" || (id.Root != lockstate.RootValue && id.Root != lockstate.RootLocal) {
-				continue
-			}
-			if _, done := out[id.Key]; done {
-				continue
-			}
-			if kl, ok := c.containerElem(f.Fn, op.Recv, 0, map[ssa.Value]*elemResult{}); ok {
-				if out == nil {
-					out = map[string]keyLock{}
-				}
-				out[id.Key] = kl
-			}
+			out[id.Key] = kl
 		}
 	}
 	return out

@@ -314,11 +314,9 @@ func closingBrace(fn *ssa.Function) token.Pos {
 func releasesInRangeFunc(fn *ssa.Function) bool {
 	for _, af := range fn.AnonFuncs {
 		if af.Synthetic == "range-over-func yield" {
-			for _, b := range af.Blocks {
-				for _, instr := range b.Instrs {
-					if call, ok := instr.(*ssa.Call); ok && lockstate.OpOf(call.Common()).Kind == lockstate.Release {
-						return true
-					}
+			for call, op := range lockOps(af) {
+				if _, ok := call.(*ssa.Call); ok && op.Kind == lockstate.Release {
+					return true
 				}
 			}
 		}
@@ -357,15 +355,9 @@ func (c *checker) deferredMayRelease(f *summary.Func, class string) bool {
 
 // releasesClass reports whether g unlocks a lock of class on some path.
 func releasesClass(g *summary.Func, class string) bool {
-	for _, b := range g.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if op := lockstate.OpOf(call.Common()); op.Kind == lockstate.Release && g.Flow.IDOf(op.Recv).Class == class {
-				return true
-			}
+	for _, op := range lockOps(g.Fn) {
+		if op.Kind == lockstate.Release && g.Flow.IDOf(op.Recv).Class == class {
+			return true
 		}
 	}
 	return false

@@ -91,38 +91,31 @@ func (c *checker) guardedUnlocks(f *summary.Func) {
 
 // guardedUnlock checks one deferred closure g of f.
 func (c *checker) guardedUnlock(f *summary.Func, d *ssa.Defer, mc *ssa.MakeClosure, g *summary.Func) {
-	for _, b := range g.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
+	for call, op := range lockOps(g.Fn) {
+		if _, ok := call.(*ssa.Call); !ok || op.Kind != lockstate.Release || op.Mode != lockstate.Write {
+			continue
+		}
+		lid := g.Flow.IDOf(op.Recv)
+		if lid.Root != lockstate.RootFree || lid.RootIndex >= len(mc.Bindings) {
+			continue
+		}
+		if ev, ok := g.Flow.EventAt(call); ok {
+			if h, held := ev.State.Lookup(lid.Key); held && !h.Inherited {
+				continue // the closure's own Lock and Unlock
+			}
+		}
+		id := lid.Rebase(f.Flow.IDOf(mc.Bindings[lid.RootIndex]))
+		for _, cond := range c.res.When(g, call.Block()) {
+			// Unlocks only while a captured flag has the value
+			// cond.Value: the flag's cell, in f.
+			if cond.Param >= 0 || cond.Path != "" || cond.Nil || cond.Cmp != token.ILLEGAL || -1-cond.Param >= len(mc.Bindings) {
+				continue
+			}
+			cell, ok := mc.Bindings[-1-cond.Param].(*ssa.Alloc)
 			if !ok {
 				continue
 			}
-			op := lockstate.OpOf(call.Common())
-			if op.Kind != lockstate.Release || op.Mode != lockstate.Write {
-				continue
-			}
-			lid := g.Flow.IDOf(op.Recv)
-			if lid.Root != lockstate.RootFree || lid.RootIndex >= len(mc.Bindings) {
-				continue
-			}
-			if ev, ok := g.Flow.EventAt(call); ok {
-				if h, held := ev.State.Lookup(lid.Key); held && !h.Inherited {
-					continue // the closure's own Lock and Unlock
-				}
-			}
-			id := lid.Rebase(f.Flow.IDOf(mc.Bindings[lid.RootIndex]))
-			for _, cond := range c.res.When(g, b) {
-				// Unlocks only while a captured flag has the value
-				// cond.Value: the flag's cell, in f.
-				if cond.Param >= 0 || cond.Path != "" || cond.Nil || cond.Cmp != token.ILLEGAL || -1-cond.Param >= len(mc.Bindings) {
-					continue
-				}
-				cell, ok := mc.Bindings[-1-cond.Param].(*ssa.Alloc)
-				if !ok {
-					continue
-				}
-				c.flagReturns(f, d, cell, cond.Value, id)
-			}
+			c.flagReturns(f, d, cell, cond.Value, id)
 		}
 	}
 }
@@ -181,16 +174,9 @@ func flagIs(cell *ssa.Alloc, at ssa.Instruction, want bool) bool {
 // unlockedBefore reports whether f explicitly unlocks the lock key between
 // the defer and the return, on some path.
 func unlockedBefore(f *summary.Func, key string, d *ssa.Defer, ret *ssa.Return) bool {
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			op := lockstate.OpOf(call.Common())
-			if op.Kind == lockstate.Release && f.Flow.IDOf(op.Recv).Key == key && summary.Precedes(d, call) && summary.Precedes(call, ret) {
-				return true
-			}
+	for call, op := range lockOps(f.Fn) {
+		if _, ok := call.(*ssa.Call); ok && op.Kind == lockstate.Release && f.Flow.IDOf(op.Recv).Key == key && summary.Precedes(d, call) && summary.Precedes(call, ret) {
+			return true
 		}
 	}
 	return false
@@ -207,14 +193,10 @@ func (c *checker) deferredRelock(f *summary.Func, id lockstate.ID) bool {
 		if g == nil || g.Flow == nil || depth > 4 {
 			return false
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if d, ok := instr.(*ssa.Defer); ok {
-					if op := lockstate.OpOf(d.Common()); op.Kind == lockstate.Acquire {
-						if l := g.Flow.IDOf(op.Recv); l.Key == id.Key || l.Class != "" && l.Class == id.Class {
-							return true
-						}
-					}
+		for call, op := range lockOps(fn) {
+			if _, ok := call.(*ssa.Defer); ok && op.Kind == lockstate.Acquire {
+				if l := g.Flow.IDOf(op.Recv); l.Key == id.Key || l.Class != "" && l.Class == id.Class {
+					return true
 				}
 			}
 		}
@@ -236,43 +218,29 @@ type deferredRelease struct {
 
 // deferredReleases returns the defer statements of f that release a lock
 // directly (defer mu.Unlock()), by the lock's key, for the locks f takes
-// in one mode only (the engine holds a read and a write lock of one
+// in one mode only: the engine holds a read and a write lock of one
 // RWMutex as one entry, and an Unlock of a write lock taken under a
-// deferred RUnlock, an upgrade and itself a deadlock, leaves the read lock
-// held) and never takes back in a defer.
+// deferred RUnlock (an upgrade, itself a deadlock) leaves the read lock
+// held. Locks taken back in a defer are left to deferredRelock.
 func deferredReleases(f *summary.Func) map[string]deferredRelease {
 	out := map[string]deferredRelease{}
 	modes := map[string]lockstate.Mode{}
 	mixed := map[string]bool{}
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			op := lockstate.OpOf(call.Common())
-			if op.Kind == lockstate.NoOp || op.Kind == lockstate.CondWait {
-				continue
-			}
-			id := f.Flow.IDOf(op.Recv)
-			if id.Key == "" {
-				continue
-			}
-			if m, seen := modes[id.Key]; seen && m != op.Mode {
-				mixed[id.Key] = true
-			}
-			modes[id.Key] = op.Mode
-			if _, isDefer := instr.(*ssa.Defer); isDefer {
-				switch op.Kind {
-				case lockstate.Release:
-					if _, seen := out[id.Key]; !seen {
-						out[id.Key] = deferredRelease{id, instr.Pos()}
-					}
-				case lockstate.Acquire:
-					// mu.Unlock(); defer mu.Lock(): the deferred
-					// Lock runs first and takes it back.
-					mixed[id.Key] = true
-				}
+	for call, op := range lockOps(f.Fn) {
+		if op.Kind == lockstate.CondWait {
+			continue
+		}
+		id := f.Flow.IDOf(op.Recv)
+		if id.Key == "" {
+			continue
+		}
+		if m, seen := modes[id.Key]; seen && m != op.Mode {
+			mixed[id.Key] = true
+		}
+		modes[id.Key] = op.Mode
+		if _, isDefer := call.(*ssa.Defer); isDefer && op.Kind == lockstate.Release {
+			if _, seen := out[id.Key]; !seen {
+				out[id.Key] = deferredRelease{id, call.Pos()}
 			}
 		}
 	}
