@@ -51,9 +51,6 @@ func (a *analyzer) fieldInfoOf(f *types.Var) *fieldInfo {
 	if a.fieldInfos == nil {
 		a.fieldInfos = map[*types.Var]*fieldInfo{}
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
 	info := a.collectFieldInfo(f)
 	a.fieldInfos[f] = info
 	return info
@@ -64,37 +61,26 @@ func (a *analyzer) collectFieldInfo(f *types.Var) *fieldInfo {
 	info := &fieldInfo{atBirth: true}
 	var s *ctxStore
 	single := true // every store is of one result of one call
-	for _, fa := range a.index.fieldAddrs[f] {
+	ok := a.eachFieldStore(f, func(fa *ssa.FieldAddr, st *ssa.Store) bool {
 		fn := fa.Parent()
-		for _, ref := range *fa.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.UnOp:
-				if ref.Op != token.MUL {
-					return nil
-				}
-			case *ssa.DebugRef:
-			case *ssa.Store:
-				if ref.Addr != fa {
-					return nil // the field's address is kept somewhere
-				}
-				_, base := throughCells(fn, fa.X)
-				if alloc, ok := base.(*ssa.Alloc); !ok || alloc.Parent() != fn {
-					info.atBirth = false
-				}
-				_, val := throughCells(fn, ref.Val)
-				call, i := extractOf(val)
-				switch {
-				case call == nil || s != nil && (s.call != call || s.index != i):
-					single = false
-				case s == nil:
-					s = &ctxStore{call: call, index: i, bases: []ssa.Value{base}}
-				default:
-					s.bases = append(s.bases, base)
-				}
-			default:
-				return nil
-			}
+		_, base := throughCells(fn, fa.X)
+		if alloc, ok := base.(*ssa.Alloc); !ok || alloc.Parent() != fn {
+			info.atBirth = false
 		}
+		_, val := throughCells(fn, st.Val)
+		call, i := extractOf(val)
+		switch {
+		case call == nil || s != nil && (s.call != call || s.index != i):
+			single = false
+		case s == nil:
+			s = &ctxStore{call: call, index: i, bases: []ssa.Value{base}}
+		default:
+			s.bases = append(s.bases, base)
+		}
+		return true
+	})
+	if !ok {
+		return nil // the field's address is kept somewhere
 	}
 	if single {
 		info.ctx = s

@@ -204,3 +204,32 @@ func (a *analyzer) directCalls(fn *ssa.Function) []callSite {
 	}
 	return a.index.calls[fn]
 }
+
+// eachFieldStore calls store for each store into field f in the package's
+// code (not its tests), with the field's address. It reports false, and
+// stops, when the address is used for anything but loads and stores into
+// it (handed to a call, kept: the field can change out of sight) or when
+// store returns false.
+func (a *analyzer) eachFieldStore(f *types.Var, store func(fa *ssa.FieldAddr, st *ssa.Store) bool) bool {
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	for _, fa := range a.index.fieldAddrs[f] {
+		for _, ref := range *fa.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.UnOp:
+				if ref.Op != token.MUL {
+					return false
+				}
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				if ref.Addr != ssa.Value(fa) || !store(fa, ref) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}

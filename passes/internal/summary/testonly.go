@@ -91,26 +91,8 @@ func (a *analyzer) testSwitch(v *types.Var) bool {
 	if known, ok := a.switches[v]; ok {
 		return known
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	ok := v.Pkg() == a.pkg.Pkg && !v.Exported()
-	for _, fa := range a.index.fieldAddrs[v] {
-		if !ok {
-			break
-		}
-		for _, ref := range *fa.Referrers() {
-			switch r := ref.(type) {
-			case *ssa.UnOp, *ssa.DebugRef:
-			case *ssa.Store:
-				if r.Addr != ssa.Value(fa) || !isFalse(r.Val) {
-					ok = false
-				}
-			default:
-				ok = false // its address handed on
-			}
-		}
-	}
+	ok := v.Pkg() == a.pkg.Pkg && !v.Exported() &&
+		a.eachFieldStore(v, func(_ *ssa.FieldAddr, st *ssa.Store) bool { return isFalse(st.Val) })
 	if a.switches == nil {
 		a.switches = map[*types.Var]bool{}
 	}
