@@ -33,6 +33,7 @@ type checkOptions struct {
 	enable        string
 	disable       string
 	tests         bool
+	generated     bool
 	heldcallTests bool
 	severity      string
 	block         listFlag
@@ -66,6 +67,7 @@ func newCheckFlags(opts *checkOptions) *flag.FlagSet {
 	fs.StringVar(&opts.enable, "enable", "", "report only these `rules`: comma-separated rule or rule/category names")
 	fs.StringVar(&opts.disable, "disable", "", "do not report these `rules`: comma-separated rule or rule/category names")
 	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files (heldcall's only with -heldcall.tests)")
+	fs.BoolVar(&opts.generated, "generated", false, "report findings in generated files too (marked // Code generated ... DO NOT EDIT.; they are fixed in their generator)")
 	fs.BoolVar(&opts.heldcallTests, "heldcall.tests", false, "report heldcall findings in _test.go files too (a test usually holds a lock because the helper it calls requires it)")
 	fs.StringVar(&opts.severity, "severity", "warning", "lowest confidence reported: `warning` (proven findings) or note (plausible ones too)")
 	fs.Var(&opts.block, "block", "extra blocking function, `name=category` (repeatable or comma-separated), e.g. 'example.com/db.(*Client).Query=db'")
@@ -204,6 +206,7 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 		Analyzers:     analyzers(),
 		Severity:      opts.severity,
 		Tests:         opts.tests,
+		Generated:     opts.generated,
 		AnalyzerTests: opts.heldcallTests,
 		Tags:          opts.tags,
 	}

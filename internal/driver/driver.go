@@ -31,6 +31,7 @@ type Config struct {
 	Selection *rules.Selection     // rules and categories reported; the others are not run or are filtered out
 	Severity  string               // lowest confidence reported: "warning" (proven; also "") or "note" (plausible too)
 	Tests     bool                 // report findings located in _test.go files
+	Generated bool                 // report findings located in generated files (// Code generated ... DO NOT EDIT.)
 	// AnalyzerTests sets the tests flag of the analyzers that have one
 	// (heldcall: report in _test.go files too); only with Tests.
 	AnalyzerTests bool
@@ -88,7 +89,7 @@ func Run(ctx context.Context, cfg Config, patterns []string) (*Result, error) {
 	paths := report.NewPaths(cfg.Dir)
 	src := report.NewSources()
 	return &Result{
-		Findings: buildFindings(diags, findingOptions{sel: cfg.Selection, tests: cfg.Tests}, src, paths),
+		Findings: buildFindings(diags, findingOptions{sel: cfg.Selection, tests: cfg.Tests, generated: cfg.Generated}, src, paths),
 		Errors:   report.SortErrors(errs),
 		Modules:  mainModuleDirs(list.good),
 		Paths:    paths,

@@ -16,12 +16,13 @@ const lockedHereSuffix = " locked here"
 
 // findingOptions controls which diagnostics become findings.
 type findingOptions struct {
-	sel   *rules.Selection
-	tests bool // keep findings located in _test.go files
+	sel       *rules.Selection
+	tests     bool // keep findings located in _test.go files
+	generated bool // keep findings located in generated files
 }
 
 // buildFindings turns go vet's diagnostics into findings: it filters them by
-// rule selection and -tests, removes duplicates (a package and its test
+// rule selection, -tests and -generated, removes duplicates (a package and its test
 // variant can both report a finding in a non-test file), derives the
 // enclosing function and the lock, sorts them and assigns fingerprints.
 func buildFindings(diags []vetDiagnostic, opts findingOptions, src *report.Sources, paths *report.Paths) []report.Finding {
@@ -33,6 +34,9 @@ func buildFindings(diags []vetDiagnostic, opts findingOptions, src *report.Sourc
 		}
 		f := newFinding(d, src, paths)
 		if !opts.tests && strings.HasSuffix(f.Abs, "_test.go") {
+			continue
+		}
+		if !opts.generated && src.Generated(f.Abs) {
 			continue
 		}
 		key := dedupKey(f)

@@ -19,9 +19,10 @@ type Sources struct {
 }
 
 type sourceFile struct {
-	content []byte
-	tf      *token.File
-	ast     *ast.File // nil if the file does not parse
+	content   []byte
+	tf        *token.File
+	ast       *ast.File // nil if the file does not parse
+	generated bool      // the file says it is generated (// Code generated ... DO NOT EDIT.)
 }
 
 // NewSources returns an empty cache.
@@ -36,7 +37,7 @@ func (c *Sources) file(name string) *sourceFile {
 	}
 	var sf *sourceFile
 	if content, err := os.ReadFile(name); err == nil {
-		sf = &sourceFile{content: content}
+		sf = &sourceFile{content: content, generated: isGenerated(name, content)}
 		f, _ := parser.ParseFile(c.fset, name, content, parser.SkipObjectResolution)
 		if f != nil {
 			sf.tf = c.fset.File(f.FileStart)
@@ -51,6 +52,20 @@ func (c *Sources) file(name string) *sourceFile {
 	}
 	c.files[name] = sf
 	return sf
+}
+
+// Generated reports whether the file name marks itself as generated code
+// (https://go.dev/s/generatedcode): a finding there cannot be fixed where it
+// is reported, only in its generator.
+func (c *Sources) Generated(name string) bool {
+	sf := c.file(name)
+	return sf != nil && sf.generated
+}
+
+// isGenerated reads the generated-code comment of a file's header.
+func isGenerated(name string, content []byte) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), name, content, parser.PackageClauseOnly|parser.ParseComments)
+	return err == nil && ast.IsGenerated(f)
 }
 
 // offset converts a 1-based line and byte column to a file offset, or -1.
