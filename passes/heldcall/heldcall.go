@@ -61,6 +61,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			if res.TestOnly(f, ev.Instr) {
 				continue // what a test switch turns on
 			}
+			if res.Dying(f, ev.Instr) {
+				continue // on the way to a panic or an exit
+			}
 			// A lock of an object no other goroutine can reach yet is
 			// uncontended: holding it costs nobody anything.
 			held := res.Shared(f, ev.State.MustHeld(), ev.Instr)

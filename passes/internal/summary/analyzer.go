@@ -145,6 +145,10 @@ type analyzer struct {
 	lockStores map[string][]lockStore // lock pointers stored, by field class
 	private    map[privateKey]bool    // privateCtor's answers
 	switches   map[*types.Var]bool    // testSwitch's answers
+	// dying flags, by function and block index, the blocks from which
+	// every path ends in a panic or a call that never returns (see
+	// noreturn.go); nil for a function with none.
+	dying map[*ssa.Function][]bool
 	// ready holds, by function, the receives from a context's Done
 	// channel that cannot wait, and fieldInfos what the package stores
 	// into its fields (see readychans.go and ctxpairs.go), both built on
@@ -195,7 +199,8 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	for _, fn := range ssainfo.SrcFuncs {
 		edges[fn] = callees(fn, a.resolve)
 	}
-	for _, scc := range sccOrder(ssainfo.SrcFuncs, edges) {
+	sccs := sccOrder(ssainfo.SrcFuncs, edges)
+	for _, scc := range sccs {
 		for _, fn := range scc {
 			*at = fn.Pos()
 			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Visit: a.visitor(fn)})
@@ -209,7 +214,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	a.fields = collectFieldValues(ssainfo.SrcFuncs, a.flows)
 	res.conds = a.conds
 
-	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint.
+	// 2. Blocking, callbacks and lock classes, propagated to a fixpoint,
+	// leaving out what only runs on the way to a crash.
+	a.computeNoReturn(sccs)
 	a.propagate(ssainfo.SrcFuncs)
 	*at = token.NoPos
 

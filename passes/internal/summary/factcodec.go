@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 3
+const factVersion = 4
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -206,6 +206,7 @@ func encodeSummary(s *Summary) []byte {
 	w.ints(s.InvokesParams)
 	w.strings(s.Acquires)
 	w.effects(s.Takes)
+	w.bool(s.NoReturn)
 
 	n := 1 + binary.MaxVarintLen64 + len(w.body)
 	for _, e := range w.entries {
@@ -410,6 +411,7 @@ func decodeSummary(data []byte) (*Summary, error) {
 	s.InvokesParams = r.ints()
 	s.Acquires = r.strings()
 	s.Takes = r.effects()
+	s.NoReturn = r.bool()
 	if r.err == nil && len(r.data) != 0 {
 		r.fail()
 	}

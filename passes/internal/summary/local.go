@@ -20,6 +20,9 @@ type site struct {
 	released []string         // classes of the caller's locks released at the call
 	when     []lockstate.Cond // conditions under which the call runs
 	seen     int              // 1 + the callee summary's version last merged, 0 for none
+	// dying is set for a call on a path to a crash (see noreturn.go):
+	// only the locks the callee takes count, not what blocks in it.
+	dying bool
 }
 
 // local is what a function's own instructions say about it, before its
@@ -32,12 +35,15 @@ type local struct {
 	// being scanned, and whenAt the conditions under which it runs.
 	releasedAt func() []string
 	whenAt     func() []lockstate.Cond
-	params     []int
-	invoked    []int // interface-typed parameters whose methods are called
-	acquires   []string
-	takes      []lockstate.Effect
-	sites      []site
-	joins      []joinCand // receives and selects that may join workers
+	// dying is set while a block on a path to a crash is scanned: what
+	// blocks or calls back there is left out.
+	dying    bool
+	params   []int
+	invoked  []int // interface-typed parameters whose methods are called
+	acquires []string
+	takes    []lockstate.Effect
+	sites    []site
+	joins    []joinCand // receives and selects that may join workers
 }
 
 // scan computes the local part of fn's summary.
@@ -48,11 +54,17 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	g := a.guardsOf(fn)
 	var cur *ssa.BasicBlock
 	setBlock := func(kind, op string, cond string) {
+		if l.dying {
+			return
+		}
 		l.blocks.addBlock(&Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)})
 	}
 	// waitOn records a receive or a select, or a join candidate when the
 	// other side is on the package's own workers.
 	waitOn := func(instr ssa.Instruction, kind, op string) {
+		if l.dying {
+			return
+		}
 		if ws := a.joinCandidate(fn, instr); ws != nil {
 			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
 			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws})
@@ -67,6 +79,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			continue // behind a branch on a false constant, or a test switch
 		}
 		cur = b
+		l.dying = a.dyingAt(fn, b)
 		for _, instr := range b.Instrs {
 			released = nil
 			if ev, ok := flow.EventAt(instr); ok {
@@ -142,11 +155,11 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			for _, m := range d.Methods {
 				st := a.methodSite(m, args, l.releasedAt())
 				st.when = l.whenAt()
-				l.sites = append(l.sites, st)
+				l.addSite(st)
 			}
 			return
 		}
-		if l.unknown == nil && !catalog.Cheap(c.Value.Type(), c.Method) && !QuietMethod(c.Method) {
+		if l.unknown == nil && !l.dying && !catalog.Cheap(c.Value.Type(), c.Method) && !QuietMethod(c.Method) {
 			l.unknown = &Reason{Kind: "interface", Chain: []string{name, "interface method " + IfaceMethodName(c.Value.Type(), c.Method, nil)},
 				Released: l.releasedAt(), Plausible: d.Open}
 		}
@@ -154,7 +167,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	}
 	if y := YieldArg(c); y != nil {
 		// A range-over-func loop: the body runs here, inside the iterator.
-		l.sites = append(l.sites, site{callee: y, released: l.releasedAt(), when: l.whenAt()})
+		l.addSite(site{callee: y, released: l.releasedAt(), when: l.whenAt()})
 		if StaticCallee(c) == nil {
 			return
 		}
@@ -176,7 +189,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 		o := a.origin(fn, c.Value, 0)
 		for _, g := range o.Targets {
-			l.sites = append(l.sites, site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
+			l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
 		}
 		r := &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
 		switch {
@@ -217,12 +230,22 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(args) == len(c.Args) {
 		bindings = mc.Bindings
 	}
-	l.sites = append(l.sites, site{callee: callee, args: args, bindings: bindings, released: l.releasedAt(), when: l.whenAt()})
+	l.addSite(site{callee: callee, args: args, bindings: bindings, released: l.releasedAt(), when: l.whenAt()})
+}
+
+// addSite records a call site, on a path to a crash if the block being
+// scanned is one.
+func (l *local) addSite(st site) {
+	st.dying = l.dying
+	l.sites = append(l.sites, st)
 }
 
 // setCallback records r as the function's callback reason, a proven one
 // over a plausible one.
 func (l *local) setCallback(r *Reason) {
+	if l.dying {
+		return
+	}
 	if l.callback == nil || (l.callback.Plausible != "" && r.Plausible == "") {
 		l.callback = r
 	}

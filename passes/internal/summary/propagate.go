@@ -122,13 +122,16 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		if cs != nil && st.seen == cs.version+1 {
 			// The callee has not changed since this site was last
 			// merged: only the func values it calls may have.
+			if st.dying {
+				continue
+			}
 			changed = a.combineFuncArgs(fn, s, name, calleeName, cs, *st) || changed
 			continue
 		}
 		if cs != nil {
 			st.seen = cs.version + 1
 		}
-		if a.mergeBlocks(fn, s, name, cs, *st) {
+		if !st.dying && a.mergeBlocks(fn, s, name, cs, *st) {
 			changed = true
 		}
 		if cs != nil {
@@ -164,7 +167,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		// Interface values passed on to a callee that calls their methods:
 		// a blocking reader or writer (fmt.Fprintf(conn, ...)) blocks here.
 		for i, arg := range st.args {
-			if cs == nil || !cs.InvokesParam(i) || arg == nil {
+			if cs == nil || st.dying || !cs.InvokesParam(i) || arg == nil {
 				continue
 			}
 			if !a.quiet {
@@ -187,7 +190,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				}
 			}
 		}
-		if cs != nil {
+		if cs != nil && !st.dying {
 			changed = a.combineFuncArgs(fn, s, name, calleeName, cs, *st) || changed
 		}
 	}

@@ -110,6 +110,11 @@ type Summary struct {
 	// variable or a global. A caller already holding one of them
 	// deadlocks (lockorder).
 	Takes []lockstate.Effect
+	// NoReturn is set when the function never returns normally: every
+	// path ends in a panic or in a call that never returns (os.Exit,
+	// runtime.Goexit). What blocks on a path to such a call is not
+	// reported (see noreturn.go).
+	NoReturn bool
 
 	// version counts the changes of the summary while the package's
 	// summaries are propagated: a caller skips a callee that has not
@@ -375,7 +380,7 @@ func (ff *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0
+		len(s.CallsParams) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn
 }
 
 // CallsParam reports whether the function calls its i'th parameter.

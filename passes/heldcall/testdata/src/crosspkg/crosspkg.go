@@ -119,3 +119,41 @@ func (c *BlobCache) Next() {
 	defer c.mu.Unlock()
 	c.blobs[string(b[:8])] = b
 }
+
+// An index over the store's blobs. When its checksums do not match, the
+// store is corrupt: storeclient.Corrupt marks it for repair and panics, a
+// fact that crosses the package boundary.
+type Index struct {
+	mu   sync.Mutex
+	dir  string
+	sums map[string]uint32
+}
+
+// Verify dies on a mismatch, still holding ix.mu: the marker file is
+// written on the way to the crash. Not a finding.
+func (ix *Index) Verify(key string, sum uint32) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if want, ok := ix.sums[key]; ok && want != sum {
+		storeclient.Corrupt(ix.dir, errMismatch)
+	}
+	ix.sums[key] = sum
+}
+
+// VerifyAndGoOn marks the store and keeps serving, with ix.mu held across
+// the file creation every later Verify waits behind.
+func (ix *Index) VerifyAndGoOn(key string, sum uint32) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if want, ok := ix.sums[key]; ok && want != sum {
+		storeclient.Damaged(ix.dir, errMismatch) // want `ix.mu held across call of storeclient.Damaged, which blocks: storeclient.Damaged -> storeclient.markRepair -> os.Create \(locked at crosspkg.go:\d+, released by defer\)`
+	}
+	ix.sums[key] = sum
+}
+
+// errMismatch is the error of a checksum mismatch.
+var errMismatch error = mismatchError{}
+
+type mismatchError struct{}
+
+func (mismatchError) Error() string { return "checksum mismatch" }

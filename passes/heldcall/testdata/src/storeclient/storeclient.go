@@ -7,6 +7,7 @@ package storeclient
 import (
 	"io"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 )
@@ -91,4 +92,23 @@ func (p *Prefetcher) Next() []byte {
 	b := p.blobs[0]
 	p.blobs = p.blobs[1:]
 	return b
+}
+
+// Corrupt records that the store at dir is corrupt, so that the next start
+// repairs it, and panics: the process cannot go on with a corrupt store.
+func Corrupt(dir string, err error) {
+	markRepair(dir)
+	panic("storeclient: corrupt store: " + err.Error())
+}
+
+// Damaged records that the store at dir needs a repair, and goes on.
+func Damaged(dir string, err error) {
+	markRepair(dir)
+}
+
+// markRepair creates the repair marker.
+func markRepair(dir string) {
+	if f, err := os.Create(dir + "/NEEDS_REPAIR"); err == nil {
+		f.Close()
+	}
 }
