@@ -17,6 +17,9 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 		// c.cond.L = x, or the L field of a composite literal.
 		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isCondL(fa) {
 			lock := a.lockerWrapperClass(funcs, flows, st.Val)
+			if lock == "" && onlyInCond(st.Val) {
+				lock = condOwnL
+			}
 			if lock == "" {
 				lock = a.lockClassOf(flow.Fn, st.Val, 0)
 			}
@@ -40,12 +43,37 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 		}
 		// c.cond = sync.NewCond(x)
 		if call, ok := st.Val.(*ssa.Call); ok && isNewCond(call) && len(call.Call.Args) == 1 {
-			if cond, lock := flow.IDOf(st.Addr).Class, a.lockClassOf(flow.Fn, call.Call.Args[0], 0); cond != "" && lock != "" {
+			lock := a.lockClassOf(flow.Fn, call.Call.Args[0], 0)
+			if onlyInCond(call.Call.Args[0]) {
+				lock = condOwnL
+			}
+			if cond := flow.IDOf(st.Addr).Class; cond != "" && lock != "" {
 				out[cond] = lock
 			}
 		}
 	})
 	return out
+}
+
+// condOwnL is the class of a lock taken through a Cond's L field
+// (c.cond.L.Lock()): the class of a lock that only its Cond holds.
+const condOwnL = "(*sync.Cond).L"
+
+// onlyInCond reports whether the lock v, handed to a Cond as its L, is a
+// new lock nothing else refers to (sync.NewCond(new(sync.Mutex))): it can
+// only be locked through the Cond's L.
+func onlyInCond(v ssa.Value) bool {
+	alloc, ok := unbox(v).(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	n := 0
+	for _, ref := range *alloc.Referrers() {
+		if _, ok := ref.(*ssa.DebugRef); !ok {
+			n++
+		}
+	}
+	return n == 1
 }
 
 // lockClassOf returns the class of the lock v (in fn) points to: its own
