@@ -62,7 +62,9 @@
 // followed through every assignment in the package (package variables,
 // struct fields, parameters at every call site, results, captured
 // variables, container elements); when the package decides every value,
-// the call is judged by what those functions do. An interface that only the
+// the call is judged by what those functions do. A func value handed to a
+// callee that calls it (once.Do(s.load), a helper given a closure or a
+// method value) is judged by what it does. An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
 // unexported method) is resolved to its implementations. Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a

@@ -48,8 +48,10 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 				callers[callee] = append(callers[callee], fn)
 			}
 			for _, arg := range st.args {
-				if g := ClosureFn(arg); g != nil {
-					if _, ok := a.funcs[g]; ok {
+				// The func values it hands over, a method value's
+				// method included: fn merges what they do.
+				if g, _ := CalledFn(arg); g != nil {
+					if g = a.declared(g); a.funcs[g] != nil {
 						callers[g] = append(callers[g], fn)
 					}
 				}
