@@ -94,7 +94,8 @@
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
 // func value the package does not decide), or a lock that guards nothing
-// but the operation it is held across. The -severity flag (warning, the
+// but the operation it is held across (a write mutex held only across
+// conn.Write, where conn is set before the object is shared). The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.
