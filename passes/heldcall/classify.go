@@ -172,13 +172,7 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 		if !s.CallsParam(i) || arg == nil {
 			continue
 		}
-		if g, bound := summary.CalledFn(arg); g != nil {
-			// A method value (s.settle) runs its method on the bound
-			// receiver, which decides the method's conditions on it.
-			var recv []ssa.Value
-			if mc, ok := arg.(*ssa.MakeClosure); ok && bound && len(mc.Bindings) == 1 {
-				recv = mc.Bindings
-			}
+		if g, recv := summary.CalledFn(arg); g != nil {
 			if r := c.argBlock(f, g, recv); r != nil {
 				if hs := c.blockedBy(r, held); len(hs) > 0 {
 					return blocksFinding("call of "+name+" with a func that blocks: "+c.chain(r), r, hs)
@@ -225,12 +219,12 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 }
 
 // argBlock returns why the function g, handed to the callee as a func
-// value, blocks: for a method value, under the conditions its bound
-// receiver (recv) decides.
-func (c *checker) argBlock(f *summary.Func, g *ssa.Function, recv []ssa.Value) *summary.Reason {
+// value, blocks: for a method value (s.settle), under the conditions its
+// bound receiver recv decides.
+func (c *checker) argBlock(f *summary.Func, g *ssa.Function, recv ssa.Value) *summary.Reason {
 	s := c.res.SummaryOf(g)
 	if recv != nil {
-		return summary.BlockAt(s, f.Fn, recv, nil)
+		return summary.BlockAt(s, f.Fn, []ssa.Value{recv}, nil)
 	}
 	return s.AnyBlock()
 }

@@ -12,22 +12,24 @@ import (
 // returns them with the callee's.
 
 // CalledFn returns the function a func value runs when it is called: the
-// function or closure itself, or for a method value x.M the method M
-// (bound is then set: its receiver is x, the closure's one binding). It
-// returns nil for a func-typed variable, and for a method value of an
-// interface, whose method is not known.
-func CalledFn(v ssa.Value) (fn *ssa.Function, bound bool) {
+// function or closure itself, or for a method value x.M the method M and
+// its bound receiver x (recv, nil otherwise). It returns nil for a
+// func-typed variable, and for a method value of an interface, whose
+// method is not known.
+func CalledFn(v ssa.Value) (fn *ssa.Function, recv ssa.Value) {
 	g := ClosureFn(v)
 	if g == nil {
-		return nil, false
+		return nil, nil
 	}
-	if m, iface, ok := BoundMethod(g); ok {
-		if iface || m == nil {
-			return nil, false
-		}
-		return m, true
+	m, iface, ok := BoundMethod(g)
+	if !ok {
+		return g, nil
 	}
-	return g, false
+	mc, _ := stripConv(v).(*ssa.MakeClosure)
+	if iface || m == nil || mc == nil || len(mc.Bindings) != 1 {
+		return nil, nil
+	}
+	return m, mc.Bindings[0]
 }
 
 // A funcArg is a func value handed to a callee, resolved to the function
@@ -43,18 +45,14 @@ type funcArg struct {
 
 // funcArgOf resolves the func value v, handed to a callee, to what it runs.
 func funcArgOf(v ssa.Value) (funcArg, bool) {
-	g, bound := CalledFn(v)
-	if g == nil {
-		return funcArg{}, false
-	}
-	mc, _ := stripConv(v).(*ssa.MakeClosure)
+	g, recv := CalledFn(v)
 	switch {
-	case bound:
-		if mc == nil || len(mc.Bindings) != 1 {
-			return funcArg{}, false
-		}
-		return funcArg{fn: g, args: []ssa.Value{mc.Bindings[0]}}, true
-	case mc != nil:
+	case g == nil:
+		return funcArg{}, false
+	case recv != nil:
+		return funcArg{fn: g, args: []ssa.Value{recv}}, true
+	}
+	if mc, ok := stripConv(v).(*ssa.MakeClosure); ok {
 		return funcArg{fn: g, bindings: mc.Bindings}, true
 	}
 	return funcArg{fn: g}, true
