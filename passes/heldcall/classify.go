@@ -172,6 +172,12 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 		if !s.CallsParam(i) || arg == nil {
 			continue
 		}
+		// The callee may call it with some of the caller's locks
+		// released (an unlock/relock window around the call).
+		held := lockstate.WithoutClasses(held, s.ReleasedAt(i))
+		if len(held) == 0 {
+			continue
+		}
 		if g, recv := summary.CalledFn(arg); g != nil {
 			if r := c.argBlock(f, g, recv); r != nil {
 				if hs := c.blockedBy(r, held); len(hs) > 0 {

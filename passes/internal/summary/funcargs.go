@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -35,7 +37,8 @@ func CalledFn(v ssa.Value) (fn *ssa.Function, recv ssa.Value) {
 // A funcArg is a func value handed to a callee, resolved to the function
 // it runs and to the caller's values that function's locks hang off.
 type funcArg struct {
-	fn *ssa.Function
+	param int // the callee's parameter it is passed as
+	fn    *ssa.Function
 	// args are the function's parameters that the caller knows: a method
 	// value's receiver, parameter 0. The callee passes the others.
 	args []ssa.Value
@@ -70,6 +73,7 @@ func calledArgs(s *Summary, args []ssa.Value) []funcArg {
 			continue
 		}
 		if fa, ok := funcArgOf(args[i]); ok {
+			fa.param = i
 			out = append(out, fa)
 		}
 	}
@@ -83,8 +87,23 @@ func (a *analyzer) foldArgTakes(fn *ssa.Function, s *Summary, cs *Summary, st *s
 	changed := false
 	for _, fa := range calledArgs(cs, st.args) {
 		if g := a.summary(fa.fn); g != nil && len(g.Takes) > 0 {
-			changed = a.foldTakes(fn, s, g.Takes, fa.args, fa.bindings, st) || changed
+			released := unionClasses(st.released, cs.ReleasedAt(fa.param))
+			changed = a.foldTakes(fn, s, g.Takes, fa.args, fa.bindings, st, released) || changed
 		}
 	}
 	return changed
+}
+
+// unionClasses returns the classes in a or b, a itself when b adds none.
+func unionClasses(a, b []string) []string {
+	out := a
+	for _, c := range b {
+		if !slices.Contains(out, c) {
+			if len(out) == len(a) {
+				out = slices.Clone(a)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -26,7 +26,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 			s.Blocks, s.Callback, s.Unknown = l.blocks.Blocks, l.callback, l.unknown
 		}
 		for _, p := range l.params {
-			s.addParam(p)
+			s.addParam(p.index, p.released)
 		}
 		for _, p := range l.invoked {
 			s.addInvokedParam(p)
@@ -138,7 +138,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 			changed = true
 		}
 		if cs != nil {
-			changed = a.foldTakes(fn, s, cs.Takes, st.args, st.bindings, st) || changed
+			changed = a.foldTakes(fn, s, cs.Takes, st.args, st.bindings, st, st.released) || changed
 			changed = a.foldArgTakes(fn, s, cs, st) || changed
 		}
 		// Interface values passed on to a callee that calls their methods:
@@ -178,8 +178,9 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 // by the call at st (the callee, or a func value it calls), rebased onto
 // the caller's values: args, the function's parameters in order (nil where
 // the caller does not know them), and bindings, a closure's captured
-// values. It reports whether s changed.
-func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Effect, args, bindings []ssa.Value, st *site) bool {
+// values. released are the classes of fn's locks released where the
+// function runs. It reports whether s changed.
+func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Effect, args, bindings []ssa.Value, st *site, released []string) bool {
 	changed := false
 	var roots rootCache
 	for _, t := range takes {
@@ -194,7 +195,7 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 		}
 		// A lock taken inside the caller's own unlock/relock
 		// window is not one the caller's caller must not hold.
-		outside := append(slices.Clip(t.Outside), st.released...)
+		outside := append(slices.Clip(t.Outside), released...)
 		// Most takes are recorded already: rebase the lock
 		// (a handful of strings) only if it can change s.
 		prefix, path := root.Key, t.Lock.Path
@@ -205,7 +206,7 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 			continue
 		}
 		id := rebaseOnto(t.Lock, root)
-		if nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
+		if nameable(id) && !slices.Contains(released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
 			changed = true
 		}
 	}
@@ -243,9 +244,11 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 		if !cs.CallsParam(i) || arg == nil {
 			continue
 		}
+		// The callee may call it with locks of its caller released.
+		released := unionClasses(st.released, cs.ReleasedAt(i))
 		if p, ok := arg.(*ssa.Parameter); ok {
 			for j, q := range fn.Params {
-				if q == p && s.addParam(j) {
+				if q == p && s.addParam(j, released) {
 					changed = true
 				}
 			}
@@ -256,7 +259,7 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 		}
 		o := a.origin(fn, arg, 0)
 		for _, g := range o.Targets {
-			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), released: st.released, when: st.when}) {
+			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), released: released, when: st.when}) {
 				changed = true
 			}
 		}
@@ -432,8 +435,16 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 		if f := r.Func(fa.fn); f != nil && f.InPlace {
 			continue // a range-over-func body, checked where it is written
 		}
-		if g := r.SummaryOf(fa.fn); g != nil {
-			out = append(out, effectsAt(flow, pick(g), fa.args, fa.bindings)...)
+		g := r.SummaryOf(fa.fn)
+		if g == nil {
+			continue
+		}
+		// The callee may run it with some of the caller's locks
+		// released (an unlock/relock window around the call).
+		released := s.ReleasedAt(fa.param)
+		for _, e := range effectsAt(flow, pick(g), fa.args, fa.bindings) {
+			e.Outside = unionClasses(e.Outside, released)
+			out = append(out, e)
 		}
 	}
 	return callee, out
