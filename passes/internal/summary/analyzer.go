@@ -121,9 +121,11 @@ type analyzer struct {
 	// handleLoads holds, by lock class, the loads of fields that the
 	// class's critical sections only run blocking operations on; settled
 	// and structStores memoise whether such a field never changes once
-	// shared (see handles.go).
+	// shared, operated whether the package runs blocking operations on
+	// it (see handles.go).
 	handleLoads  map[string][]*ssa.UnOp
 	settled      map[*types.Var]bool
+	operated     map[*types.Var]bool
 	structStores map[types.Type][]*ssa.Store
 	// params and unsharedParams flag, by escape mode and parameter, the
 	// pointer parameters that do not escape and those unshared at entry

@@ -1,10 +1,13 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 )
 
 // A connection's write mutex is held across conn.Write and nothing else:
@@ -23,14 +26,19 @@ import (
 // nothing but loads and stores, and no store of the whole struct replaces
 // it. A field set anywhere else (a reconnect that swaps t.conn under the
 // lock, a lazy dial) is state, and so is one whose value is also used for
-// anything but a blocking operation (a nil check, a buffered writer's
-// Write, whose buffer the lock guards).
+// anything but a blocking operation or the handle's cheap methods (a nil
+// check, a buffered writer's Write, whose buffer the lock guards), or one
+// the package never runs a blocking operation on (a hasher, whose cheap
+// Write changes the sum the lock guards).
 
-// loadsHandle reports whether load reads an unexported field of the
-// package only to run blocking operations of the catalogue on its value:
-// as the receiver or an argument of the call, or converted to an
-// interface for one (io.WriteString(t.f, s)).
+// loadsHandle reports whether load reads a handle: an unexported field of
+// the package that the package runs blocking operations of the catalogue
+// on (operatedField), loaded only to run them or the handle's cheap
+// methods (see onlyOperatedOn).
 func (a *analyzer) loadsHandle(load *ssa.UnOp) bool {
+	if load.Op != token.MUL {
+		return false
+	}
 	fa, ok := load.X.(*ssa.FieldAddr)
 	if !ok {
 		return false
@@ -42,24 +50,27 @@ func (a *analyzer) loadsHandle(load *ssa.UnOp) bool {
 	if f == nil || f.Exported() || f.Pkg() != a.pkg.Pkg {
 		return false
 	}
-	return a.onlyOperatedOn(load, 1)
+	return a.onlyOperatedOn(load, 1) && a.operatedField(f.Origin())
 }
 
 // onlyOperatedOn reports whether every use of v is a blocking operation
-// of the catalogue, or (depth allowing) a conversion to an interface
-// whose every use is.
+// of the catalogue (as the receiver or an argument), a call of one of v's
+// own methods that the catalogue knows are cheap (conn.SetWriteDeadline
+// before conn.Write), or (depth allowing) a conversion to an interface
+// used so (io.WriteString(t.f, s)).
 func (a *analyzer) onlyOperatedOn(v ssa.Value, depth int) bool {
 	refs := v.Referrers()
 	if refs == nil {
 		return false
 	}
-	uses := 0
 	for _, r := range *refs {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
-			continue
 		case ssa.CallInstruction:
-			if _, isGo := r.(*ssa.Go); isGo || !a.blockingOp(r.Common()) {
+			if _, isGo := r.(*ssa.Go); isGo {
+				return false
+			}
+			if c := r.Common(); !a.blockingOp(c) && !handleMethod(c, v) {
 				return false
 			}
 		case *ssa.MakeInterface:
@@ -69,9 +80,65 @@ func (a *analyzer) onlyOperatedOn(v ssa.Value, depth int) bool {
 		default:
 			return false
 		}
-		uses++
 	}
-	return uses > 0
+	return true
+}
+
+// usedByOp reports whether v is used by a blocking operation of the
+// catalogue, directly or converted to an interface.
+func (a *analyzer) usedByOp(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case ssa.CallInstruction:
+			if _, isGo := r.(*ssa.Go); !isGo && a.blockingOp(r.Common()) {
+				return true
+			}
+		case *ssa.MakeInterface:
+			if a.usedByOp(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operatedField reports whether the package's code runs a blocking
+// operation of the catalogue on a value loaded from field f: a connection
+// or a file, not a hasher whose cheap methods change its state.
+func (a *analyzer) operatedField(f *types.Var) bool {
+	if v, ok := a.operated[f]; ok {
+		return v
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	found := false
+	for _, fa := range a.index.fieldAddrs[f] {
+		for _, r := range *fa.Referrers() {
+			if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && a.usedByOp(load) {
+				found = true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	if a.operated == nil {
+		a.operated = map[*types.Var]bool{}
+	}
+	a.operated[f] = found
+	return found
+}
+
+// handleMethod reports whether c calls a method of v that the catalogue
+// knows is cheap: a deadline or an address of a connection.
+func handleMethod(c *ssa.CallCommon, v ssa.Value) bool {
+	return c.IsInvoke() && c.Value == v && catalog.Cheap(v.Type(), c.Method)
 }
 
 // settleHandles decides, once the package is analysed, the lock classes
@@ -180,4 +247,12 @@ func (a *analyzer) wholeStores(t types.Type) []*ssa.Store {
 func isStruct(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Struct)
 	return ok
+}
+
+// handleCall reports whether the interface call c is a cheap method of a
+// handle: a value loaded from a field only to run blocking operations on
+// (see loadsHandle), such as conn.SetWriteDeadline before conn.Write.
+func (a *analyzer) handleCall(c *ssa.CallCommon) bool {
+	load, ok := c.Value.(*ssa.UnOp)
+	return ok && handleMethod(c, load) && a.loadsHandle(load)
 }

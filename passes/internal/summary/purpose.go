@@ -90,6 +90,9 @@ func (a *analyzer) stateUse(fn *ssa.Function, instr ssa.Instruction) stateUse {
 		if a.blockingOp(instr.Common()) {
 			return noState // the operation a lock is held across, not what it guards
 		}
+		if c := instr.Common(); c.IsInvoke() && a.handleCall(c) {
+			return noState // a deadline of the connection the operation writes to
+		}
 		if callee == nil {
 			return used(!instr.Call.IsInvoke() || !quietPackage(pkgPath(instr.Call.Method.Pkg())))
 		}
