@@ -172,12 +172,23 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 		if !s.CallsParam(i) || arg == nil {
 			continue
 		}
-		if g := summary.ClosureFn(arg); g != nil {
-			if r := c.res.SummaryOf(g).AnyBlock(); r != nil {
+		// The callee may call it with some of the caller's locks
+		// released (an unlock/relock window around the call).
+		held := lockstate.WithoutClasses(held, s.ReleasedAt(i))
+		if len(held) == 0 {
+			continue
+		}
+		if g, recv := summary.CalledFn(arg); g != nil {
+			if r := c.argBlock(f, g, recv); r != nil {
 				if hs := c.blockedBy(r, held); len(hs) > 0 {
 					return blocksFinding("call of "+name+" with a func that blocks: "+c.chain(r), r, hs)
 				}
 			}
+			continue
+		}
+		if summary.ClosureFn(arg) != nil {
+			// A method value of an interface: what it runs is not
+			// known, as for a closure that calls the method.
 			continue
 		}
 		if _, isParam := arg.(*ssa.Parameter); !isParam && summary.IsNil(arg) {
@@ -211,6 +222,17 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 		}
 	}
 	return nil
+}
+
+// argBlock returns why the function g, handed to the callee as a func
+// value, blocks: for a method value (s.settle), under the conditions its
+// bound receiver recv decides.
+func (c *checker) argBlock(f *summary.Func, g *ssa.Function, recv ssa.Value) *summary.Reason {
+	s := c.res.SummaryOf(g)
+	if recv != nil {
+		return summary.BlockAt(s, f.Fn, []ssa.Value{recv}, nil)
+	}
+	return s.AnyBlock()
 }
 
 // classifyInvoke classifies an interface method call: a method the

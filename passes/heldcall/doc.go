@@ -62,7 +62,9 @@
 // followed through every assignment in the package (package variables,
 // struct fields, parameters at every call site, results, captured
 // variables, container elements); when the package decides every value,
-// the call is judged by what those functions do. An interface that only the
+// the call is judged by what those functions do. A func value handed to a
+// callee that calls it (once.Do(s.load), a helper given a closure or a
+// method value) is judged by what it does. An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
 // unexported method) is resolved to its implementations. Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
@@ -92,7 +94,8 @@
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
 // func value the package does not decide), or a lock that guards nothing
-// but the operation it is held across. The -severity flag (warning, the
+// but the operation it is held across (a write mutex held only across
+// conn.Write, where conn is set before the object is shared). The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.

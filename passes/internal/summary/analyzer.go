@@ -118,6 +118,15 @@ type analyzer struct {
 	origins   map[ssa.Value]Origin // memoised FuncOrigin results
 	guards    map[*ssa.Function]*guards
 	guarding  map[string]bool // lock classes that guard state, see GuardsState
+	// handleLoads holds, by lock class, the loads of fields that the
+	// class's critical sections only run blocking operations on; settled
+	// and structStores memoise whether such a field never changes once
+	// shared, operated whether the package runs blocking operations on
+	// it (see handles.go).
+	handleLoads  map[string][]*ssa.UnOp
+	settled      map[*types.Var]bool
+	operated     map[*types.Var]bool
+	structStores map[types.Type][]*ssa.Store
 	// params and unsharedParams flag, by escape mode and parameter, the
 	// pointer parameters that do not escape and those unshared at entry
 	// (see unshared.go).
@@ -163,20 +172,21 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	// process) bound the heap the rest of the analysis grows.
 	memlimit.AfterSSA()
 	a := &analyzer{
-		pass:     pass,
-		at:       at,
-		pkg:      ssainfo.Pkg,
-		cat:      catalog.Current(),
-		funcs:    make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
-		flows:    make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
-		external: map[*types.Func]*Summary{},
-		impls:    map[types.Type][]types.Type{},
-		api:      map[apiKey]bool{},
-		quiet:    quietPackage(pass.Pkg.Path()),
-		srcFuncs: ssainfo.SrcFuncs,
-		origins:  map[ssa.Value]Origin{},
-		guarding: map[string]bool{},
-		guards:   map[*ssa.Function]*guards{},
+		pass:        pass,
+		at:          at,
+		pkg:         ssainfo.Pkg,
+		cat:         catalog.Current(),
+		funcs:       make(map[*ssa.Function]*Func, len(ssainfo.SrcFuncs)),
+		flows:       make(map[*ssa.Function]*lockstate.Result, len(ssainfo.SrcFuncs)),
+		external:    map[*types.Func]*Summary{},
+		impls:       map[types.Type][]types.Type{},
+		api:         map[apiKey]bool{},
+		quiet:       quietPackage(pass.Pkg.Path()),
+		srcFuncs:    ssainfo.SrcFuncs,
+		origins:     map[ssa.Value]Origin{},
+		guarding:    map[string]bool{},
+		handleLoads: map[string][]*ssa.UnOp{},
+		guards:      map[*ssa.Function]*guards{},
 	}
 	for name, m := range a.pkg.Members {
 		if _, ok := m.(*ssa.Type); ok {
@@ -228,6 +238,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		*at = fn.Pos()
 		a.inherit(fn)
 	}
+
+	// Which locks guard state, now that objects not yet shared are known.
+	a.settleHandles()
 
 	// 4. Export the summaries that other packages can call: those of
 	// exported functions and of exported methods, of any type (an

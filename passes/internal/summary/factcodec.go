@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 4
+const factVersion = 5
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -203,6 +203,11 @@ func encodeSummary(s *Summary) []byte {
 	w.reason(s.Callback)
 	w.reason(s.Unknown)
 	w.ints(s.CallsParams)
+	w.len(len(s.CalledReleased))
+	for _, pc := range s.CalledReleased {
+		w.int(int64(pc.Param))
+		w.strings(pc.Classes)
+	}
 	w.ints(s.InvokesParams)
 	w.strings(s.Acquires)
 	w.effects(s.Takes)
@@ -408,6 +413,10 @@ func decodeSummary(data []byte) (*Summary, error) {
 	s.Callback = r.reason()
 	s.Unknown = r.reason()
 	s.CallsParams = r.ints()
+	s.CalledReleased = readList(r, func(pc *ParamClasses) {
+		pc.Param = int(r.int())
+		pc.Classes = r.strings()
+	})
 	s.InvokesParams = r.ints()
 	s.Acquires = r.strings()
 	s.Takes = r.effects()

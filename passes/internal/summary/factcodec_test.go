@@ -157,13 +157,14 @@ func TestFactRoundTrip(t *testing.T) {
 			{Kind: "select", Chain: []string{"pkg.(*Conn).Close", "pkg.(*keeper).stop", "select"}, Join: true,
 				JoinTakes: []string{"(*pkg.keeper).mu", "(*pkg.Conn).mu (read)"}},
 		},
-		Callback:      &Reason{Kind: "callback", Chain: []string{"pkg.(*Conn).flush", "func value c.onFlush"}, Plausible: "a field set by the caller"},
-		Unknown:       &Reason{Kind: "callback", Chain: []string{"interface method io.Writer.Write"}},
-		CallsParams:   []int{1, 3},
-		InvokesParams: []int{0, 2},
-		Acquires:      []string{"(*pkg.Conn).mu", "(*pkg.half).mu (read)"},
-		Takes:         []lockstate.Effect{{Lock: recv, When: when[2:]}, {Lock: global, Mode: lockstate.Read}, {Lock: deep}},
-		version:       7,
+		Callback:       &Reason{Kind: "callback", Chain: []string{"pkg.(*Conn).flush", "func value c.onFlush"}, Plausible: "a field set by the caller"},
+		Unknown:        &Reason{Kind: "callback", Chain: []string{"interface method io.Writer.Write"}},
+		CallsParams:    []int{1, 3},
+		CalledReleased: []ParamClasses{{Param: 3, Classes: []string{"(*pkg.Conn).mu", "(*pkg.half).mu"}}},
+		InvokesParams:  []int{0, 2},
+		Acquires:       []string{"(*pkg.Conn).mu", "(*pkg.half).mu (read)"},
+		Takes:          []lockstate.Effect{{Lock: recv, When: when[2:]}, {Lock: global, Mode: lockstate.Read}, {Lock: deep}},
+		version:        7,
 	}}
 	sparse := &FuncFact{Summary: Summary{CallsParams: []int{0}}}
 	empty := &FuncFact{Summary: Summary{Acquires: []string{""}}}

@@ -38,12 +38,19 @@ type local struct {
 	// dying is set while a block on a path to a crash is scanned: what
 	// blocks or calls back there is left out.
 	dying    bool
-	params   []int
+	params   []calledParam
 	invoked  []int // interface-typed parameters whose methods are called
 	acquires []string
 	takes    []lockstate.Effect
 	sites    []site
 	joins    []joinCand // receives and selects that may join workers
+}
+
+// A calledParam is a call of a func parameter, with the classes of the
+// caller's locks released where it is made.
+type calledParam struct {
+	index    int
+	released []string
 }
 
 // scan computes the local part of fn's summary.
@@ -181,9 +188,15 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			return
 		}
 		if p, ok := c.Value.(*ssa.Parameter); ok {
-			// The caller judges what it passes.
+			// The caller judges what it passes. A deferred call runs
+			// at return, outside the window the locks are released in
+			// here.
 			if i := slices.Index(fn.Params, p); i >= 0 {
-				l.params = append(l.params, i)
+				cp := calledParam{index: i}
+				if !deferred {
+					cp.released = l.releasedAt()
+				}
+				l.params = append(l.params, cp)
 			}
 			return
 		}

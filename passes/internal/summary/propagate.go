@@ -26,7 +26,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 			s.Blocks, s.Callback, s.Unknown = l.blocks.Blocks, l.callback, l.unknown
 		}
 		for _, p := range l.params {
-			s.addParam(p)
+			s.addParam(p.index, p.released)
 		}
 		for _, p := range l.invoked {
 			s.addInvokedParam(p)
@@ -48,8 +48,10 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 				callers[callee] = append(callers[callee], fn)
 			}
 			for _, arg := range st.args {
-				if g := ClosureFn(arg); g != nil {
-					if _, ok := a.funcs[g]; ok {
+				// The func values it hands over, a method value's
+				// method included: fn merges what they do.
+				if g, _ := CalledFn(arg); g != nil {
+					if g = a.declared(g); a.funcs[g] != nil {
 						callers[g] = append(callers[g], fn)
 					}
 				}
@@ -122,6 +124,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		if cs != nil && st.seen == cs.version+1 {
 			// The callee has not changed since this site was last
 			// merged: only the func values it calls may have.
+			changed = a.foldArgTakes(fn, s, cs, st) || changed
 			if st.dying {
 				continue
 			}
@@ -135,34 +138,8 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 			changed = true
 		}
 		if cs != nil {
-			var roots rootCache
-			for _, t := range cs.Takes {
-				holds, when, _ := condsHold(fn, t.When, st.args, st.bindings)
-				if !holds {
-					continue // not taken with these arguments
-				}
-				when = append(slices.Clip(st.when), when...)
-				root, ok := roots.of(a.flows[fn], t.Lock, st.args, st.bindings)
-				if !ok {
-					continue
-				}
-				// A lock taken inside the caller's own unlock/relock
-				// window is not one the caller's caller must not hold.
-				outside := append(slices.Clip(t.Outside), st.released...)
-				// Most takes are recorded already: rebase the lock
-				// (a handful of strings) only if it can change s.
-				prefix, path := root.Key, t.Lock.Path
-				if t.Lock.Root == lockstate.RootGlobal {
-					prefix, path = t.Lock.Key, ""
-				}
-				if !s.takeChanges(prefix, path, root.Root, t.Mode, when, outside) {
-					continue
-				}
-				id := rebaseOnto(t.Lock, root)
-				if nameable(id) && !slices.Contains(st.released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
-					changed = true
-				}
-			}
+			changed = a.foldTakes(fn, s, cs.Takes, st.args, st.bindings, st, st.released) || changed
+			changed = a.foldArgTakes(fn, s, cs, st) || changed
 		}
 		// Interface values passed on to a callee that calls their methods:
 		// a blocking reader or writer (fmt.Fprintf(conn, ...)) blocks here.
@@ -192,6 +169,45 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 		}
 		if cs != nil && !st.dying {
 			changed = a.combineFuncArgs(fn, s, name, calleeName, cs, *st) || changed
+		}
+	}
+	return changed
+}
+
+// foldTakes folds into s, the summary of fn, the takes of a function run
+// by the call at st (the callee, or a func value it calls), rebased onto
+// the caller's values: args, the function's parameters in order (nil where
+// the caller does not know them), and bindings, a closure's captured
+// values. released are the classes of fn's locks released where the
+// function runs. It reports whether s changed.
+func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Effect, args, bindings []ssa.Value, st *site, released []string) bool {
+	changed := false
+	var roots rootCache
+	for _, t := range takes {
+		holds, when, _ := condsHold(fn, t.When, args, bindings)
+		if !holds {
+			continue // not taken with these arguments
+		}
+		when = append(slices.Clip(st.when), when...)
+		root, ok := roots.of(a.flows[fn], t.Lock, args, bindings)
+		if !ok {
+			continue
+		}
+		// A lock taken inside the caller's own unlock/relock
+		// window is not one the caller's caller must not hold.
+		outside := append(slices.Clip(t.Outside), released...)
+		// Most takes are recorded already: rebase the lock
+		// (a handful of strings) only if it can change s.
+		prefix, path := root.Key, t.Lock.Path
+		if t.Lock.Root == lockstate.RootGlobal {
+			prefix, path = t.Lock.Key, ""
+		}
+		if !s.takeChanges(prefix, path, root.Root, t.Mode, when, outside) {
+			continue
+		}
+		id := rebaseOnto(t.Lock, root)
+		if nameable(id) && !slices.Contains(released, id.Class) && s.addTake(lockstate.Effect{Lock: id, Mode: t.Mode, When: when, Outside: outside}) {
+			changed = true
 		}
 	}
 	return changed
@@ -228,9 +244,11 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 		if !cs.CallsParam(i) || arg == nil {
 			continue
 		}
+		// The callee may call it with locks of its caller released.
+		released := unionClasses(st.released, cs.ReleasedAt(i))
 		if p, ok := arg.(*ssa.Parameter); ok {
 			for j, q := range fn.Params {
-				if q == p && s.addParam(j) {
+				if q == p && s.addParam(j, released) {
 					changed = true
 				}
 			}
@@ -241,7 +259,7 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 		}
 		o := a.origin(fn, arg, 0)
 		for _, g := range o.Targets {
-			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), released: st.released, when: st.when}) {
+			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), released: released, when: st.when}) {
 				changed = true
 			}
 		}
@@ -392,8 +410,10 @@ func rebaseOnto(l, root lockstate.ID) lockstate.ID {
 
 // CallEffects returns the static callee of a call and the given effects of
 // its summary (chosen by pick: its Takes, its Effects), rebased onto the
-// call's arguments and the closure's bindings. Closures invoked in place
-// are checked in their caller's context, so they have none here.
+// call's arguments and the closure's bindings, with those of the func
+// values the callee calls (once.Do(h.loadAll) takes what loadAll takes).
+// Closures invoked in place are checked in their caller's context, so
+// they have none here.
 func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick func(*Summary) []lockstate.Effect) (*ssa.Function, []lockstate.Effect) {
 	callee := StaticCallee(c)
 	if callee == nil {
@@ -410,17 +430,43 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 		bindings = mc.Bindings
 	}
-	var out []lockstate.Effect
-	for _, e := range pick(s) {
-		if holds, _, _ := condsHold(flow.Fn, e.When, c.Args, bindings); !holds {
-			continue // not with these arguments
+	out := effectsAt(flow, pick(s), c.Args, bindings)
+	for _, fa := range calledArgs(s, c.Args) {
+		if f := r.Func(fa.fn); f != nil && f.InPlace {
+			continue // a range-over-func body, checked where it is written
 		}
-		if id, ok := RebaseTake(flow, e.Lock, c.Args, bindings); ok {
-			e.Lock, e.When = id, nil
+		g := r.SummaryOf(fa.fn)
+		if g == nil {
+			continue
+		}
+		// The callee may run it with some of the caller's locks
+		// released (an unlock/relock window around the call).
+		released := s.ReleasedAt(fa.param)
+		for _, e := range effectsAt(flow, pick(g), fa.args, fa.bindings) {
+			e.Outside = unionClasses(e.Outside, released)
 			out = append(out, e)
 		}
 	}
 	return callee, out
+}
+
+// effectsAt rebases effects of a function called in flow's function onto
+// the call's values: args, the function's parameters in order, and
+// bindings, a closure's captured values. Effects that cannot happen with
+// those arguments, or hang off values the caller does not know, are left
+// out.
+func effectsAt(flow *lockstate.Result, effects []lockstate.Effect, args, bindings []ssa.Value) []lockstate.Effect {
+	var out []lockstate.Effect
+	for _, e := range effects {
+		if holds, _, _ := condsHold(flow.Fn, e.When, args, bindings); !holds {
+			continue // not with these arguments
+		}
+		if id, ok := RebaseTake(flow, e.Lock, args, bindings); ok {
+			e.Lock, e.When = id, nil
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Takes picks a summary's Takes, for CallEffects.

@@ -14,7 +14,11 @@ import (
 // a field, a package-level variable, an element or a map is read or
 // written, or a function of the package runs. A lock that guards nothing
 // serialises only the operations it is held across (a mutex that keeps
-// wg.Add from racing wg.Wait): holding it across them is its purpose.
+// wg.Add from racing wg.Wait, a connection's write mutex held across
+// conn.Write): holding it across them is its purpose. Neither the
+// blocking operation itself nor the load of the field it runs on, when
+// that field is set only while its object is built (see handles.go),
+// counts as state.
 func (r *Result) GuardsState(class string) bool {
 	if class == "" {
 		return true
@@ -22,40 +26,102 @@ func (r *Result) GuardsState(class string) bool {
 	return r.a.guarding[class]
 }
 
+// A stateUse says what an instruction does with state a lock can guard.
+type stateUse int
+
+const (
+	noState stateUse = iota
+	// touches: it reads or writes state other goroutines can see, or
+	// runs a function of the package (which may).
+	touches
+	// handleLoad: it loads a field of the package only to run blocking
+	// operations on its value (t.conn in t.conn.Write(b)); it is state
+	// unless the field never changes once its object is shared, which is
+	// decided when the package is analysed (settleHandles).
+	handleLoad
+)
+
 // visitor returns the lock-state visitor of fn that records which lock
 // classes guard state (see GuardsState).
 func (a *analyzer) visitor(fn *ssa.Function) func(ssa.Instruction, lockstate.State) {
 	return func(instr ssa.Instruction, s lockstate.State) {
-		if len(s.Held) == 0 || !a.touchesState(fn, instr) {
+		if len(s.Held) == 0 {
 			return
 		}
-		for _, h := range s.Held {
-			a.guarding[h.Class] = true
+		switch a.stateUse(fn, instr) {
+		case touches:
+			for _, h := range s.Held {
+				a.guarding[h.Class] = true
+			}
+		case handleLoad:
+			load := instr.(*ssa.UnOp)
+			for _, h := range s.Held {
+				if !a.guarding[h.Class] {
+					a.handleLoads[h.Class] = append(a.handleLoads[h.Class], load)
+				}
+			}
 		}
 	}
 }
 
-// touchesState reports whether instr reads or writes state other goroutines
-// can see, or runs a function of the package (which may).
-func (a *analyzer) touchesState(fn *ssa.Function, instr ssa.Instruction) bool {
+// stateUse says what instr does with state (see stateUse).
+func (a *analyzer) stateUse(fn *ssa.Function, instr ssa.Instruction) stateUse {
 	switch instr := instr.(type) {
 	case *ssa.Store:
-		return !ownVar(fn, instr.Addr)
+		return used(!ownVar(fn, instr.Addr))
 	case *ssa.UnOp:
-		return instr.Op == token.MUL && !ownVar(fn, instr.X)
+		if instr.Op != token.MUL || ownVar(fn, instr.X) {
+			return noState
+		}
+		if a.loadsHandle(instr) {
+			return handleLoad
+		}
+		return touches
 	case *ssa.MapUpdate, *ssa.Lookup:
-		return true
+		return touches
 	case *ssa.Call:
 		if op := lockstate.OpOf(instr.Common()); op.Kind != lockstate.NoOp {
-			return false
+			return noState
 		}
 		callee := StaticCallee(instr.Common())
-		if callee == nil {
-			return !instr.Call.IsInvoke() || !quietPackage(pkgPath(instr.Call.Method.Pkg()))
+		if callee != nil && (callee.Pkg == a.pkg || callee.Pkg == nil) {
+			return touches // the package's code, even one the -block flag names
 		}
-		return callee.Pkg == a.pkg || callee.Pkg == nil
+		if a.blockingOp(instr.Common()) {
+			return noState // the operation a lock is held across, not what it guards
+		}
+		if c := instr.Common(); c.IsInvoke() && a.handleCall(c) {
+			return noState // a deadline of the connection the operation writes to
+		}
+		if callee == nil {
+			return used(!instr.Call.IsInvoke() || !quietPackage(pkgPath(instr.Call.Method.Pkg())))
+		}
+		return noState
 	}
-	return false
+	return noState
+}
+
+func used(touch bool) stateUse {
+	if touch {
+		return touches
+	}
+	return noState
+}
+
+// blockingOp reports whether a call is a blocking operation of the
+// catalogue (conn.Write, f.Sync, time.Sleep, io.Copy): what heldcall
+// reports a lock held across.
+func (a *analyzer) blockingOp(c *ssa.CallCommon) bool {
+	if c.IsInvoke() {
+		_, ok := a.cat.Blocking(c.Method)
+		return ok
+	}
+	callee := StaticCallee(c)
+	if callee == nil {
+		return false
+	}
+	_, ok := a.cat.Direct(FuncObject(callee))
+	return ok
 }
 
 // ownVar reports whether addr is a variable of fn (not a captured one).

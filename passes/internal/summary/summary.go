@@ -98,6 +98,12 @@ type Summary struct {
 	// CallsParams lists the indices of func-typed parameters that the
 	// function calls (the receiver is parameter 0).
 	CallsParams []int
+	// CalledReleased lists, for parameters in CallsParams that the
+	// function calls only inside an unlock/relock window of its caller's
+	// locks (mu.Unlock(); f(); mu.Lock()), the classes of those locks
+	// released at every call of the parameter: the func value the caller
+	// passes runs without them.
+	CalledReleased []ParamClasses
 	// InvokesParams lists the indices of interface-typed parameters whose
 	// methods the function calls (fmt.Fprintf's w, io.Copy's dst and src):
 	// what they do depends on the value the caller passes.
@@ -120,6 +126,12 @@ type Summary struct {
 	// summaries are propagated: a caller skips a callee that has not
 	// changed since it last merged it.
 	version int
+}
+
+// A ParamClasses is a parameter with lock classes.
+type ParamClasses struct {
+	Param   int
+	Classes []string
 }
 
 // maxBlocks bounds the conditional block reasons kept in a summary.
@@ -365,6 +377,9 @@ func (ff *FuncFact) String() string {
 	if len(f.CallsParams) > 0 {
 		parts = append(parts, "calls params")
 	}
+	for _, pc := range f.CalledReleased {
+		parts = append(parts, "calls param "+itoa(pc.Param)+" without "+strings.Join(pc.Classes, ", "))
+	}
 	if len(f.Acquires) > 0 {
 		parts = append(parts, "locks "+strings.Join(f.Acquires, ", "))
 	}
@@ -380,7 +395,7 @@ func (ff *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn
+		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn
 }
 
 // CallsParam reports whether the function calls its i'th parameter.
@@ -406,12 +421,55 @@ func (s *Summary) addInvokedParam(i int) bool {
 	return true
 }
 
-func (s *Summary) addParam(i int) bool {
-	if s.CallsParam(i) {
-		return false
+// ReleasedAt returns the classes of the caller's locks the function has
+// released at every call of its i'th parameter (see CalledReleased).
+func (s *Summary) ReleasedAt(i int) []string {
+	if s == nil {
+		return nil
 	}
-	s.CallsParams = append(s.CallsParams, i)
-	sort.Ints(s.CallsParams)
+	for _, pc := range s.CalledReleased {
+		if pc.Param == i {
+			return pc.Classes
+		}
+	}
+	return nil
+}
+
+// addParam records a call of the function's i'th parameter made with the
+// caller's locks of the classes released released, and reports whether
+// the summary changed. A parameter called in several places keeps the
+// classes released at all of them.
+func (s *Summary) addParam(i int, released []string) bool {
+	if !s.CallsParam(i) {
+		s.CallsParams = append(s.CallsParams, i)
+		sort.Ints(s.CallsParams)
+		if len(released) > 0 {
+			classes := slices.Clone(released)
+			slices.Sort(classes)
+			s.CalledReleased = append(s.CalledReleased, ParamClasses{Param: i, Classes: slices.Compact(classes)})
+			slices.SortFunc(s.CalledReleased, func(a, b ParamClasses) int { return a.Param - b.Param })
+		}
+		return true
+	}
+	k := slices.IndexFunc(s.CalledReleased, func(pc ParamClasses) bool { return pc.Param == i })
+	if k < 0 {
+		return false // called with none released already
+	}
+	old := s.CalledReleased[k].Classes
+	kept := make([]string, 0, len(old))
+	for _, c := range old {
+		if slices.Contains(released, c) {
+			kept = append(kept, c)
+		}
+	}
+	switch {
+	case len(kept) == len(old):
+		return false
+	case len(kept) == 0:
+		s.CalledReleased = slices.Delete(s.CalledReleased, k, k+1)
+	default:
+		s.CalledReleased[k].Classes = kept
+	}
 	return true
 }
 

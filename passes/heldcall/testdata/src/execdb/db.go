@@ -180,3 +180,12 @@ func (m *Migrator) Ping(ctx context.Context) error {
 	m.mu.Unlock()
 	return db.PingContext(ctx)
 }
+
+// MarkApplied records that the migrations ran: m.mu guards applied.
+func (m *Migrator) MarkApplied() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	was := m.applied
+	m.applied = true
+	return was
+}
