@@ -162,7 +162,7 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 		}
 	}
 	if exit != nil {
-		r.Exit = append(effects(*exit), returned...)
+		r.Exit = append(effects(a.relocked(fn, *exit)), returned...)
 	}
 	r.reachable = make([]bool, n)
 	for i := range in {
@@ -566,6 +566,36 @@ func release(s State, id ID, deferred bool) State {
 		return s.withReleased(id)
 	}
 	return s
+}
+
+// relocked returns the exit state s without the caller's locks that fn
+// released but takes back in a deferred call (mu.Unlock(); defer
+// mu.Lock()): they are held again when fn returns, so fn does not release
+// them.
+func (a *analysis) relocked(fn *ssa.Function, s State) State {
+	if len(s.Released) == 0 {
+		return s
+	}
+	var keys []string
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				if op := OpOf(d.Common()); op.Kind == Acquire {
+					keys = append(keys, a.res.ident.of(op.Recv).Key)
+				}
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return s
+	}
+	out := State{Held: s.Held, Pending: s.Pending}
+	for _, id := range s.Released {
+		if !slices.Contains(keys, id.Key) {
+			out.Released = append(out.Released, id)
+		}
+	}
+	return out
 }
 
 // atReturn is the state after deferred releases ran.
