@@ -79,6 +79,13 @@
 //     unlocked mutex"), which no recover catches. Reported at the return,
 //     with the defer as a related location.
 //
+// A deferred call runs at return, before the calls deferred ahead of it:
+// after mu.Lock(); defer mu.Unlock(); defer t.report(), report runs with
+// mu held, so its locks are checked (and its lock-order edges recorded)
+// against the locks held at the defer whose release was deferred before
+// it, or that the function never releases. A lock unlocked explicitly
+// before the return is not held when deferred calls run.
+//
 // Except for leaks and double unlocks, the finding is reported at the
 // second, deadlocking
 // acquisition, or at the call that leads to it; the first acquisition is a

@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -20,8 +21,7 @@ import (
 // interfaceTakes checks the locks the program's implementations of an
 // interface method take against the locks held, and reports whether it
 // reported a finding.
-func (c *checker) interfaceTakes(call *ssa.Call, held []lockstate.Held) bool {
-	common := call.Common()
+func (c *checker) interfaceTakes(common *ssa.CallCommon, pos token.Pos, held []lockstate.Held) bool {
 	if !common.IsInvoke() {
 		return false
 	}
@@ -49,9 +49,9 @@ func (c *checker) interfaceTakes(call *ssa.Call, held []lockstate.Held) bool {
 				name := c.lockName(h.ID, h.Pos)
 				h.Name = name
 				category, what := reentry(h.Mode, t.Mode)
-				c.reportLevel(call.Pos(), category,
-					fmt.Sprintf("%s %s through call of %s, which the program implements with %s, while held (%s)",
-						name, what, common.Method.Name(), c.methodName(impl), c.where(h)),
+				c.reportLevel(pos, category,
+					fmt.Sprintf("%s %s%s, which the program implements with %s, while held (%s)",
+						name, what, c.through(common.Method.Name()), c.methodName(impl), c.where(h)),
 					h, confidence.Note, "the implementation locks another instance of the class, or this one")
 				return true
 			}
