@@ -100,7 +100,12 @@
 // An interface method call runs one of the program's implementations: when
 // an implementation among the package's types and its imports' (exported
 // interfaces too) takes a lock of the class the caller holds, the call is
-// reported as a note, since the instance it locks is not known.
+// reported as a note, since the instance it locks is not known. When the
+// dispatch is closed (the field the value is loaded from only ever holds
+// the package's own types, or only the module can implement the
+// interface), the implementations lock the receiver: their locks are
+// checked, and make lock-order edges, as a static call's would. Open
+// dispatch makes no edge.
 //
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a
