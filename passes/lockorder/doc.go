@@ -71,7 +71,17 @@
 //     and one whose result tells the caller it holds the lock (nil error
 //     or true with it held, an error or false without), nor a return a
 //     closure the function defers may release the lock at (defer func()
-//     { if !unlocked { mu.Unlock() } }());
+//     { if !unlocked { mu.Unlock() } }()). A return reached along
+//     paths that disagree is judged along each: a break that leaves the
+//     lock held, into the return the loop's releasing end shares, is
+//     reported at the break. So is a loop that goes round with the lock
+//     held on one path (a continue before the Unlock) and released on
+//     another, at the continue (or the end of the loop's body): a
+//     double-lock when the next iteration locks the same instance again
+//     (the receiver's lock), a leak when the lock is the iteration's own
+//     (a range element's), unless the loop keeps the element beyond the
+//     iteration (appended to a list, carried to the next turn hand over
+//     hand);
 //   - double-unlock: a return after an explicit Unlock of a lock whose
 //     deferred Unlock is still to run, and that is not locked again in
 //     between (mu.Lock(); defer mu.Unlock(); ...; mu.Unlock(); return

@@ -53,6 +53,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.goReleased = c.releasedByGoroutines(f)
 		c.keys = c.keyLocks(f)
 		c.leaks(f)
+		c.loopLeaks(f)
 		c.doubleUnlocks(f)
 		c.guardedUnlocks(f)
 		for _, ev := range f.Flow.Events {
@@ -99,6 +100,9 @@ type checker struct {
 	deferred bool
 	// chains memoises takenIn.
 	chains map[chainKey][]site
+	// branches indexes the current function's branch statements
+	// (branchOf).
+	branches *branchIndex
 	// files holds the file set's files by name (posOf).
 	files map[string]*token.File
 	// orderClasses memoises orderClass, packages findPackage.
