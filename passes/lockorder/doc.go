@@ -113,9 +113,9 @@
 // reported as a note, since the instance it locks is not known. When the
 // dispatch is closed (the field the value is loaded from only ever holds
 // the package's own types, or only the module can implement the
-// interface), the implementations lock the receiver: their locks are
-// checked, and make lock-order edges, as a static call's would. Open
-// dispatch makes no edge.
+// interface) and its implementations are all the package's own, they
+// lock the receiver: their locks are checked, and make lock-order edges,
+// as a static call's would. Open dispatch makes no edge.
 //
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a

@@ -21,8 +21,8 @@ import (
 //
 // When the dispatch is closed (summary.Dispatch: the field the interface
 // value comes from only ever holds the package's own types, or only the
-// module can implement the interface), the call runs one of the known
-// methods on the receiver: their locks are checked and their order edges
+// module can implement the interface) and goes to the package's own
+// types only, the call runs one of the known methods on the receiver: their locks are checked and their order edges
 // recorded like a static call's, on the receiver (a client's lock, then
 // its balancer wrapper's, where the wrapper calls back into the client
 // under its own lock, closes a cycle). Open dispatch records no edge.
@@ -74,12 +74,21 @@ func (c *checker) interfaceTakes(f *summary.Func, common *ssa.CallCommon, pos to
 
 // dispatchedTakes checks the locks taken by the methods a closed interface
 // call dispatches to, rebased on its receiver, as for a static call, and
-// reports whether it reported a finding. A method of the caller's own type
-// is left out, as in interfaceTakes: it delegates to another value.
+// reports whether it reported a finding. Only a dispatch to the package's
+// own types counts: a closed interface is resolved to every type of the
+// imported packages that has its methods too (an io.PipeWriter for an
+// unexported writer interface), and those are rarely what the call runs.
+// A method of the caller's own type is left out, as in interfaceTakes: it
+// delegates to another value.
 func (c *checker) dispatchedTakes(f *summary.Func, common *ssa.CallCommon, pos token.Pos, held []lockstate.Held) bool {
 	d := c.res.Dispatch(f.Flow, common)
-	if d.Open != "" {
+	if d.Open != "" || len(d.Methods) == 0 {
 		return false
+	}
+	for _, m := range d.Methods {
+		if m.Pkg() != c.pass.Pkg {
+			return false
+		}
 	}
 	own := recvNamed(c.fn.Fn)
 	iface := summary.IfaceMethodName(common.Value.Type(), common.Method, c.pass.Pkg)
