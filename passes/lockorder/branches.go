@@ -11,19 +11,20 @@ import (
 // SSA has no instruction for a break, continue or goto: the statement
 // becomes an edge of the control-flow graph. A finding about what an edge
 // carries (a lock a continue keeps held) is reported at the statement,
-// found in the syntax: the first branch statement after the last source
-// position the edge's block executes, when nothing else runs in between
-// and that position is in the statement's reach (the condition of its if,
-// the case of its clause, or the statements before it in its block).
+// found in the syntax: a branch statement after the last source position
+// the edge's block executes, when that position is in the statement's
+// reach (the condition of its if, the case of its clause, or one of the
+// statements before it in its block) and nothing runs after it on the
+// way (the statements between run no instruction).
 
 // A branchStmt is a break, continue or goto statement with the source
-// ranges from which control can reach it with nothing in between: its
-// block's statements before it, and the header (if condition, case list)
-// that chooses the block.
+// ranges from which control can reach it: its block's statements before
+// it, and the header (if condition, case list) that chooses the block.
 type branchStmt struct {
 	stmt               *ast.BranchStmt
-	listStart          token.Pos // the start of the statements before it
-	headStart, headEnd token.Pos // the header that chooses its block, if any
+	before             []ast.Stmt // the statements before it in its block
+	listStart          token.Pos  // the start of its block's statements
+	headStart, headEnd token.Pos  // the header that chooses its block, if any
 }
 
 // A branchIndex holds one function's branch statements and the source
@@ -54,24 +55,30 @@ func (c *checker) branchOf(p *ssa.BasicBlock) *ast.BranchStmt {
 		return nil
 	}
 	i, _ := slices.BinarySearchFunc(idx.branches, x, func(b branchStmt, x token.Pos) int { return int(b.stmt.Pos()) - int(x) })
-	if i == len(idx.branches) {
-		return nil
+	for ; i < len(idx.branches); i++ {
+		br := idx.branches[i]
+		// Where the statements that run on the way to it start: after
+		// the statement of its block that holds x, or at the block's
+		// start when x is in the header.
+		from := token.NoPos
+		if br.headStart <= x && x < br.headEnd {
+			from = br.listStart
+		}
+		for _, st := range br.before {
+			if st.Pos() <= x && x < st.End() {
+				from = st.End()
+			}
+		}
+		if !from.IsValid() {
+			continue // x is out of its reach: a later branch may be in reach
+		}
+		j, _ := slices.BinarySearch(idx.instrs, from)
+		if j < len(idx.instrs) && idx.instrs[j] < br.stmt.Pos() {
+			continue // something runs on the way: another path's branch
+		}
+		return br.stmt
 	}
-	br := idx.branches[i]
-	if br.stmt.Pos() == x {
-		return nil
-	}
-	inList := br.listStart <= x && x < br.stmt.Pos()
-	inHead := br.headStart <= x && x < br.headEnd
-	if !inList && !inHead {
-		return nil
-	}
-	// Nothing runs between x and the statement.
-	j, _ := slices.BinarySearch(idx.instrs, x+1)
-	if j < len(idx.instrs) && idx.instrs[j] < br.stmt.Pos() {
-		return nil
-	}
-	return br.stmt
+	return nil
 }
 
 // branchIndex returns the branch statements and instruction positions of
@@ -111,9 +118,9 @@ func collectBranches(body *ast.BlockStmt) []branchStmt {
 	var stmt func(s ast.Stmt)
 	var clauses func(body *ast.BlockStmt, start token.Pos)
 	list = func(stmts []ast.Stmt, listStart, headStart, headEnd token.Pos) {
-		for _, s := range stmts {
+		for i, s := range stmts {
 			if br, ok := s.(*ast.BranchStmt); ok && br.Tok != token.FALLTHROUGH {
-				out = append(out, branchStmt{stmt: br, listStart: listStart, headStart: headStart, headEnd: headEnd})
+				out = append(out, branchStmt{stmt: br, before: stmts[:i], listStart: listStart, headStart: headStart, headEnd: headEnd})
 				continue
 			}
 			stmt(s)

@@ -171,8 +171,9 @@ func reachesInLoop(u ssa.Instruction, to, head *ssa.BasicBlock) bool {
 }
 
 // reportLoopLeak reports the lock h that the back edge e into head keeps
-// held: at the continue (or goto) that makes the edge, or at the end of
-// the loop's body when control falls through it.
+// held: at the continue (or goto) that makes the edge, at the end of the
+// loop's body when control falls through it, or else (a loop made of
+// gotos) at the acquisition.
 func (c *checker) reportLoopLeak(f *summary.Func, head *ssa.BasicBlock, e backEdge, h lockstate.Held, reported map[token.Pos]bool) {
 	addr := c.acquiredAddr(f, h)
 	if addr == nil {
@@ -187,6 +188,8 @@ func (c *checker) reportLoopLeak(f *summary.Func, head *ssa.BasicBlock, e backEd
 		pos, what = br.Pos(), br.Tok.String()+" with %s held"
 	} else if body := c.loopBody(e.from); body != nil {
 		pos, what = body.Rbrace, "%s held at the end of the loop body"
+	} else {
+		pos, what = h.Pos, "%s held when the loop goes round"
 	}
 	if !pos.IsValid() || reported[pos] {
 		return

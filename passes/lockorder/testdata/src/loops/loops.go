@@ -72,6 +72,20 @@ func (q *GCQueue) TouchHeld(now time.Time) {
 	} // want `q.replicas\[i\].mu held at the end of the loop body, but other paths of TouchHeld release it \(locked at loops.go:66\): the next Lock of it waits forever`
 }
 
+// MarkHeld forgets the Unlock on the path that marks the replica active:
+// the continue is the other path's, which releases it.
+func (q *GCQueue) MarkHeld(now time.Time) {
+	for _, r := range q.replicas {
+		r.mu.Lock()
+		if !r.destroyed {
+			r.lastActive = now
+		} else {
+			r.mu.Unlock()
+			continue
+		}
+	} // want `q.replicas\[i\].mu held at the end of the loop body, but other paths of MarkHeld release it \(locked at loops.go:79\): the next Lock of it waits forever`
+}
+
 // Touch is its twin.
 func (q *GCQueue) Touch(now time.Time) {
 	for _, r := range q.replicas {
@@ -98,7 +112,7 @@ outer:
 			r.mu.Lock()
 			if now.Sub(r.lastActive) < time.Second {
 				n++
-				continue outer // want `continue with s.groups\[i\]\[i\].mu held, but other paths of ActiveHeld release it \(locked at loops.go:98\): the next Lock of it waits forever`
+				continue outer // want `continue with s.groups\[i\]\[i\].mu held, but other paths of ActiveHeld release it \(locked at loops.go:112\): the next Lock of it waits forever`
 			}
 			r.mu.Unlock()
 		}
@@ -106,8 +120,8 @@ outer:
 	return n
 }
 
-// LockAll locks every replica it can and returns them for the caller to
-// unlock: the replicas it keeps are collected, not leaked.
+// collect gathers the live replicas of a group: the ones it goes round
+// with are in the list it returns, not leaked.
 func (s *Store) collect(group []*Replica) []*Replica {
 	var locked []*Replica
 	for _, r := range group {
@@ -139,21 +153,22 @@ type node struct {
 	val  int
 }
 
-// find walks the list hand over hand: the lock of each node is kept into
-// the next turn, which releases it.
+// find walks the list hand over hand: the lock of each node is carried
+// into the next turn, which releases it. A deleted node is skipped with
+// its own lock released and the previous node's still held.
 func find(head *node, val int) bool {
 	head.mu.Lock()
 	prev := head
 	for n := head.next; n != nil; n = n.next {
 		n.mu.Lock()
+		if n.val < 0 {
+			n.mu.Unlock()
+			continue
+		}
 		prev.mu.Unlock()
 		if n.val == val {
 			n.mu.Unlock()
 			return true
-		}
-		if n.val < 0 {
-			prev = n
-			continue
 		}
 		prev = n
 	}
@@ -182,7 +197,7 @@ func (ac *addrConn) reconnectHeld() {
 		}
 		addr := ac.addrs[i%len(ac.addrs)]
 		if addr == ac.lastFailed && len(ac.addrs) > 1 {
-			continue // want `continue with ac.mu held: the next iteration locks it again \(locked at loops.go:178\)`
+			continue // want `continue with ac.mu held: the next iteration locks it again \(locked at loops.go:193\)`
 		}
 		ac.mu.Unlock()
 		conn, err := ac.dial(addr)
@@ -262,7 +277,7 @@ func (p *Pool) drainHeld(limit int) {
 	for i := 0; i < limit; i++ {
 		p.mu.Lock()
 		if len(p.workers) == 0 {
-			break // want `break with p.mu held, to the return at loops.go:270, but other paths of drainHeld release it \(locked at loops.go:263\): the next Lock of it waits forever`
+			break // want `break with p.mu held, to the return at loops.go:285, but other paths of drainHeld release it \(locked at loops.go:278\): the next Lock of it waits forever`
 		}
 		p.workers = p.workers[1:]
 		p.mu.Unlock()
@@ -296,8 +311,8 @@ func (p *Pool) firstIdle() *worker {
 	return found
 }
 
-// Acquire waits for the pool to have a worker and returns with p.mu held
-// only on success: its result tells the caller.
+// Acquire waits for the pool to have a worker. A nil error tells the
+// caller that p.mu is now its own.
 func (p *Pool) Acquire() error {
 	for {
 		p.mu.Lock()
@@ -312,4 +327,38 @@ func (p *Pool) Acquire() error {
 		time.Sleep(time.Millisecond)
 	}
 	return errClosed
+}
+
+// takeHeld retries with goto, once with p.mu released and once with it
+// still held: that retry locks it again.
+func (p *Pool) takeHeld() *worker {
+retry:
+	p.mu.Lock()
+	if len(p.workers) == 0 {
+		if p.closed {
+			p.mu.Unlock()
+			time.Sleep(time.Millisecond)
+			goto retry
+		}
+		goto retry // want `goto with p.mu held: the next iteration locks it again \(locked at loops.go:336\)`
+	}
+	w := p.workers[0]
+	p.workers = p.workers[1:]
+	p.mu.Unlock()
+	return w
+}
+
+// take is its twin.
+func (p *Pool) take() *worker {
+retry:
+	p.mu.Lock()
+	if len(p.workers) == 0 {
+		p.mu.Unlock()
+		time.Sleep(time.Millisecond)
+		goto retry
+	}
+	w := p.workers[0]
+	p.workers = p.workers[1:]
+	p.mu.Unlock()
+	return w
 }
