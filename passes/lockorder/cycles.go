@@ -24,6 +24,7 @@ type edge struct {
 	toMode             lockstate.Mode
 	pos                token.Pos
 	via                string
+	deferred           bool // the call of via is deferred
 	// related is set when the two instances are tied to each other (see
 	// related); otherwise the edge is known only between their classes.
 	related bool
@@ -83,10 +84,7 @@ func (c *checker) reportCycles() {
 				continue
 			}
 			reported[e.pos] = true
-			how := "locked"
-			if e.via != "" {
-				how = "locked through call of " + e.via
-			}
+			how := "locked" + throughCall(e.via, e.deferred)
 			if e.related && other.related {
 				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
 					e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))

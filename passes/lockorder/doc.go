@@ -71,13 +71,30 @@
 //     and one whose result tells the caller it holds the lock (nil error
 //     or true with it held, an error or false without), nor a return a
 //     closure the function defers may release the lock at (defer func()
-//     { if !unlocked { mu.Unlock() } }());
+//     { if !unlocked { mu.Unlock() } }()). A return reached along
+//     paths that disagree is judged along each: a break that leaves the
+//     lock held, into the return the loop's releasing end shares, is
+//     reported at the break. So is a loop that goes round with the lock
+//     held on one path (a continue before the Unlock) and released on
+//     another, at the continue (or the end of the loop's body): a
+//     double-lock when the next iteration locks the same instance again
+//     (the receiver's lock), a leak when the lock is the iteration's own
+//     (a range element's), unless the loop keeps the element beyond the
+//     iteration (appended to a list, carried to the next turn hand over
+//     hand);
 //   - double-unlock: a return after an explicit Unlock of a lock whose
 //     deferred Unlock is still to run, and that is not locked again in
 //     between (mu.Lock(); defer mu.Unlock(); ...; mu.Unlock(); return
 //     err): the deferred Unlock is a fatal error ("sync: unlock of
 //     unlocked mutex"), which no recover catches. Reported at the return,
 //     with the defer as a related location.
+//
+// A deferred call runs at return, before the calls deferred ahead of it:
+// after mu.Lock(); defer mu.Unlock(); defer t.report(), report runs with
+// mu held, so its locks are checked (and its lock-order edges recorded)
+// against the locks held at the defer whose release was deferred before
+// it, or that the function never releases. A lock unlocked explicitly
+// before the return is not held when deferred calls run.
 //
 // Except for leaks and double unlocks, the finding is reported at the
 // second, deadlocking
@@ -93,7 +110,12 @@
 // An interface method call runs one of the program's implementations: when
 // an implementation among the package's types and its imports' (exported
 // interfaces too) takes a lock of the class the caller holds, the call is
-// reported as a note, since the instance it locks is not known.
+// reported as a note, since the instance it locks is not known. When the
+// dispatch is closed (the field the value is loaded from only ever holds
+// the package's own types, or only the module can implement the
+// interface) and its implementations are all the package's own, they
+// lock the receiver: their locks are checked, and make lock-order edges,
+// as a static call's would. Open dispatch makes no edge.
 //
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a

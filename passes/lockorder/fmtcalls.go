@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -174,15 +175,15 @@ func stringerVerbs(call *ssa.CallCommon, fmtIdx, n int) []bool {
 // formatting checks the locks a formatting call takes through the String
 // and Error methods of its arguments against the locks held, and reports
 // whether it reported a finding.
-func (c *checker) formatting(f *summary.Func, call *ssa.Call, held []lockstate.Held) bool {
-	callee := call.Common().StaticCallee()
-	for _, m := range c.formattedMethods(call.Common()) {
+func (c *checker) formatting(f *summary.Func, call *ssa.CallCommon, pos token.Pos, held []lockstate.Held) bool {
+	callee := call.StaticCallee()
+	for _, m := range c.formattedMethods(call) {
 		synth := &ssa.CallCommon{Value: m.method, Args: []ssa.Value{m.recv}}
 		_, takes := c.res.CallEffects(f.Flow, synth, summary.Takes)
 		via := strings.TrimPrefix(summary.SSAFuncName(m.method, nil), c.pass.Pkg.Name()+".") + " (" + callee.String() + " formats " + summary.ValueName(m.recv) + ")"
 		for _, t := range takes {
 			c.root = m.recv
-			if c.check(call.Pos(), via, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
+			if c.check(pos, via, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 				return true
 			}
 		}

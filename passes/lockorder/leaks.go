@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
 
@@ -29,11 +30,36 @@ var (
 		`\bcallers?\b[^.]*\b(unlock|release)|\block\b[^.]*\buntil\b|\buntil\b[^.]*\b(unlock|release)`)
 )
 
-// leakExits sorts the returns of a function for one lock.
+// An exit is a return of a function, or, when the paths into its block
+// hold different locks, the return taken along one edge into its block
+// (a break that leaves the lock held, beside the loop's normal end that
+// released it).
+type exit struct {
+	ret   *ssa.Return
+	pred  int // the edge's index among the block's Preds; -1 for all of them
+	state lockstate.State
+}
+
+// leakExits sorts the exits of a function for one lock.
 type leakExits struct {
-	held     []*ssa.Return // returns with the lock held, and nothing to release it
-	released []*ssa.Return // returns after releasing it (an Unlock, or a defer)
+	held     []exit // exits with the lock held, and nothing to release it
+	released []exit // exits after releasing it (an Unlock, or a defer)
 	first    lockstate.Held
+}
+
+// exitStatus says what an exit does with a lock: 'h' it keeps it held,
+// 'r' a defer releases it, 0 neither (it may be held on some paths).
+func exitStatus(s lockstate.State, key string) (byte, lockstate.Held) {
+	h, ok := s.Lookup(key)
+	switch {
+	case !ok || h.Inherited || h.Restored:
+		return 0, h
+	case h.Deferred:
+		return 'r', h
+	case h.Must:
+		return 'h', h
+	}
+	return 0, h
 }
 
 // leaks reports the lock leaks of f.
@@ -44,62 +70,129 @@ func (c *checker) leaks(f *summary.Func) {
 			rets = append(rets, ret)
 		}
 	}
-	// The returns that keep a lock the function took, and those a defer
-	// releases at.
-	byKey := map[string]*leakExits{}
+	// Each return's exits: the return, or one per edge into its block
+	// when the edges hold different locks.
+	all := make([][]exit, len(rets))
 	var keys []string
-	for _, ret := range rets {
+	seen := map[string]bool{}
+	for i, ret := range rets {
 		ev, _ := f.Flow.EventAt(ret)
-		for _, h := range ev.State.Held {
-			if h.Inherited || h.Restored || h.Key == "" || !h.Must && !h.Deferred {
-				continue
+		all[i] = []exit{{ret: ret, pred: -1, state: ev.State}}
+		if along := f.Flow.ReturnsAlong(ret); along != nil {
+			all[i] = all[i][:0]
+			for _, a := range along {
+				all[i] = append(all[i], exit{ret: ret, pred: a.Pred, state: a.State})
 			}
-			e := byKey[h.Key]
-			if e == nil {
-				e = &leakExits{first: h}
-				byKey[h.Key] = e
-				keys = append(keys, h.Key)
-			}
-			if h.Deferred {
-				e.released = append(e.released, ret)
-			} else {
-				e.held = append(e.held, ret)
+		}
+		for _, ex := range all[i] {
+			for _, h := range ex.state.Held {
+				if st, _ := exitStatus(ex.state, h.Key); st != 0 && h.Key != "" && !seen[h.Key] {
+					seen[h.Key] = true
+					keys = append(keys, h.Key)
+				}
 			}
 		}
 	}
 	if len(keys) == 0 || c.leakContract(f.Fn) || releasesInRangeFunc(f.Fn) {
 		return
 	}
-	unlocks := c.unlockSites(f)
+	var unlocks map[string][]ssa.Instruction
 	for _, key := range keys {
-		e := byKey[key]
+		// The exits that keep the lock the function took, those a defer
+		// releases at, and the others.
+		e := &leakExits{}
+		var others []exit
+		for i, ret := range rets {
+			exits := all[i]
+			if len(exits) > 1 && uniform(exits, key) {
+				// All the edges agree: the return is one exit.
+				ev, _ := f.Flow.EventAt(ret)
+				exits = []exit{{ret: ret, pred: -1, state: ev.State}}
+			}
+			for _, ex := range exits {
+				st, h := exitStatus(ex.state, key)
+				switch st {
+				case 'h':
+					e.held = append(e.held, ex)
+				case 'r':
+					e.released = append(e.released, ex)
+				default:
+					others = append(others, ex)
+					continue
+				}
+				if e.first.Key == "" {
+					e.first = h
+				}
+			}
+		}
 		if len(e.held) == 0 {
 			continue
 		}
-		// The returns an Unlock of the lock can reach, where it is no
+		// The exits an Unlock of the lock can reach, where it is no
 		// longer held.
-		for _, ret := range rets {
-			if slices.Contains(e.held, ret) || slices.Contains(e.released, ret) || heldAt(f, ret, key) {
-				continue
+		if unlocks == nil {
+			unlocks = c.unlockSites(f)
+		}
+		for _, ex := range others {
+			if h, ok := ex.state.Lookup(key); ok && !h.Deferred {
+				continue // held on some paths
 			}
-			if slices.ContainsFunc(unlocks[key], func(u ssa.Instruction) bool { return summary.Precedes(u, ret) }) {
-				e.released = append(e.released, ret)
+			if slices.ContainsFunc(unlocks[key], func(u ssa.Instruction) bool { return precedesExit(u, ex) }) {
+				e.released = append(e.released, ex)
 			}
 		}
-		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0]) || c.deferredMayRelease(f, e.first.Class) {
+		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0].ret) || c.deferredMayRelease(f, e.first.Class) {
 			continue // an object no other goroutine has seen yet cannot be locked again by one
 		}
 		name := c.lockName(e.first.ID, e.first.Pos)
 		e.first.Name = name
-		for _, ret := range e.held {
-			pos := ret.Pos()
+		reported := map[token.Pos]bool{}
+		for _, ex := range e.held {
+			pos := ex.ret.Pos()
 			if !pos.IsValid() {
 				pos = closingBrace(f.Fn)
 			}
-			c.report(pos, "leak", fmt.Sprintf("return with %s held, but other paths of %s release it (%s): the next Lock of it waits forever",
-				name, funcLabel(f.Fn), c.where(e.first)), e.first)
+			msg := fmt.Sprintf("return with %s held, but other paths of %s release it (%s): the next Lock of it waits forever",
+				name, funcLabel(f.Fn), c.where(e.first))
+			if ex.pred >= 0 {
+				if br := c.branchOf(ex.ret.Block().Preds[ex.pred]); br != nil {
+					msg = fmt.Sprintf("%s with %s held, to the return at %s, but other paths of %s release it (%s): the next Lock of it waits forever",
+						br.Tok, name, srcname.At(c.pass.Fset, pos), funcLabel(f.Fn), c.where(e.first))
+					pos = br.Pos()
+				}
+			}
+			if reported[pos] {
+				continue
+			}
+			reported[pos] = true
+			c.report(pos, "leak", msg, e.first)
 		}
 	}
+}
+
+// uniform reports whether the exits along the edges into one return block
+// all do the same with the lock key.
+func uniform(exits []exit, key string) bool {
+	first, _ := exitStatus(exits[0].state, key)
+	for _, ex := range exits[1:] {
+		if st, _ := exitStatus(ex.state, key); st != first {
+			return false
+		}
+	}
+	return true
+}
+
+// precedesExit reports whether instruction u can run before the exit ex:
+// before its return, or, for an exit along an edge, in the edge's source
+// block or before it, or in the return's block before the return.
+func precedesExit(u ssa.Instruction, ex exit) bool {
+	if ex.pred < 0 {
+		return summary.Precedes(u, ex.ret)
+	}
+	if u.Block() == ex.ret.Block() {
+		return summary.Precedes(u, ex.ret)
+	}
+	return summary.Precedes(u, lastInstr(ex.ret.Block().Preds[ex.pred]))
 }
 
 // funcLabel names a function as its source does: a closure is "the func
@@ -112,17 +205,6 @@ func funcLabel(fn *ssa.Function) string {
 		fn = fn.Parent()
 	}
 	return "the func literal in " + fn.Name()
-}
-
-// heldAt reports whether key is held, and not released by a defer, at ret.
-func heldAt(f *summary.Func, ret *ssa.Return, key string) bool {
-	ev, _ := f.Flow.EventAt(ret)
-	for _, h := range ev.State.Held {
-		if h.Key == key && !h.Deferred {
-			return true
-		}
-	}
-	return false
 }
 
 // unlockSites returns, by lock key, the instructions of f that release a
@@ -227,9 +309,9 @@ func (c *checker) explainedByResults(f *summary.Func, e *leakExits) bool {
 			return true
 		}
 	}
-	for _, ret := range e.held {
-		for _, v := range ret.Results {
-			if f.Flow.IsUnlocker(v) {
+	for _, ex := range e.held {
+		for i := range ex.ret.Results {
+			if f.Flow.IsUnlocker(ex.result(i)) {
 				return true // it hands the caller the Unlock
 			}
 		}
@@ -242,22 +324,32 @@ func isBool(t types.Type) bool {
 	return ok && b.Kind() == types.Bool
 }
 
-// commonResult returns what the i'th result of every return is, when it is
+// commonResult returns what the i'th result of every exit is, when it is
 // the same known kind for all: a constant's value, "nil", or "non-nil" for
 // a value that cannot be nil (an error made here, a package-level error).
-func commonResult(rets []*ssa.Return, i int) (string, bool) {
+func commonResult(exits []exit, i int) (string, bool) {
 	common := ""
-	for _, ret := range rets {
-		if i >= len(ret.Results) {
+	for _, ex := range exits {
+		if i >= len(ex.ret.Results) {
 			return "", false
 		}
-		v := resultKind(ret.Results[i])
+		v := resultKind(ex.result(i))
 		if v == "" || common != "" && v != common {
 			return "", false
 		}
 		common = v
 	}
 	return common, common != ""
+}
+
+// result returns the i'th result of the exit's return: along an edge, a
+// phi of the return's block is the value the edge brings.
+func (ex exit) result(i int) ssa.Value {
+	v := ex.ret.Results[i]
+	if phi, ok := v.(*ssa.Phi); ok && ex.pred >= 0 && phi.Block() == ex.ret.Block() && ex.pred < len(phi.Edges) {
+		return phi.Edges[ex.pred]
+	}
+	return v
 }
 
 func resultKind(v ssa.Value) string {

@@ -53,18 +53,20 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.goReleased = c.releasedByGoroutines(f)
 		c.keys = c.keyLocks(f)
 		c.leaks(f)
+		c.loopLeaks(f)
 		c.doubleUnlocks(f)
 		c.guardedUnlocks(f)
 		for _, ev := range f.Flow.Events {
-			call, ok := ev.Instr.(*ssa.Call)
-			if !ok {
-				continue
+			switch instr := ev.Instr.(type) {
+			case *ssa.Call:
+				if held := ev.State.MustHeld(); len(held) > 0 {
+					c.acquisitions(f, instr, instr.Pos(), held)
+				}
+			case *ssa.Defer:
+				if held := c.heldWhenDeferredRuns(f, instr, ev.State); len(held) > 0 {
+					c.acquisitions(f, instr, instr.Pos(), held)
+				}
 			}
-			held := ev.State.MustHeld()
-			if len(held) == 0 {
-				continue
-			}
-			c.acquisitions(f, call, held)
 		}
 	}
 	*at = token.NoPos
@@ -94,8 +96,13 @@ type checker struct {
 	returned map[returnKey]returned
 	// call is the call being checked when a callee takes the lock.
 	call *ssa.CallCommon
+	// deferred is set while a deferred call is checked.
+	deferred bool
 	// chains memoises takenIn.
 	chains map[chainKey][]site
+	// branches indexes the current function's branch statements
+	// (branchOf).
+	branches *branchIndex
 	// files holds the file set's files by name (posOf).
 	files map[string]*token.File
 	// orderClasses memoises orderClass, packages findPackage.
@@ -125,38 +132,41 @@ func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 	return out
 }
 
-// acquisitions checks the locks a call takes against the locks held.
-func (c *checker) acquisitions(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
-	c.at, c.call = call, nil
-	op := lockstate.OpOf(call.Common())
+// acquisitions checks the locks a call (or a deferred call) takes against
+// the locks held when it runs, reporting at pos.
+func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, pos token.Pos, held []lockstate.Held) {
+	common := instr.Common()
+	_, c.deferred = instr.(*ssa.Defer)
+	c.at, c.call = instr, nil
+	op := lockstate.OpOf(common)
 	if op.Kind == lockstate.Acquire {
 		id := f.Flow.IDOf(op.Recv)
-		id.Name = c.lockName(id, call.Pos())
+		id.Name = c.lockName(id, common.Pos())
 		c.root = op.Recv
-		c.check(call.Pos(), "", id, op.Mode, held)
+		c.check(pos, "", id, op.Mode, held)
 		return
 	}
 	if op.Kind != lockstate.NoOp {
 		return
 	}
-	if c.formatting(f, call, held) || c.interfaceTakes(call, held) {
+	if c.formatting(f, common, pos, held) || c.interfaceTakes(f, common, pos, held) {
 		return
 	}
-	callee, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
+	callee, takes := c.res.CallEffects(f.Flow, common, summary.Takes)
 	if len(takes) == 0 {
 		return
 	}
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
-	c.call = call.Common()
+	c.call = common
 	for _, t := range takes {
 		c.root = nil
-		for i, arg := range call.Call.Args {
+		for i, arg := range common.Args {
 			if root := f.Flow.IDOf(arg); under(t.Lock.Key, root.Key) {
 				c.root = arg // the argument the callee's lock hangs off
-				t.Lock.Name = c.argLockName(call, i, root, t.Lock)
+				t.Lock.Name = c.argLockName(common, i, root, t.Lock)
 			}
 		}
-		if c.check(call.Pos(), name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
+		if c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 			return // one finding per call
 		}
 	}
@@ -180,10 +190,7 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		if category == "rlock-reentry" && c.readOnly[h.Class] {
 			return false // no writer can queue between the two read locks
 		}
-		how := what
-		if via != "" {
-			how = what + " through call of " + via
-		}
+		how := what + c.through(via)
 		c.report(pos, category, fmt.Sprintf("%s %s while held (%s)", h.Name, how, c.where(h)), h)
 		return true
 	}
@@ -202,8 +209,8 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		if from == "" || from == to || c.res.Unshared(c.fn, h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
-		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, related: c.related(h, id),
-			flow: c.fn.Flow, call: c.call})
+		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, deferred: c.deferred,
+			related: c.related(h, id), flow: c.fn.Flow, call: c.call})
 	}
 	return false
 }
@@ -321,7 +328,7 @@ func under(key, root string) bool {
 // argLockName names a callee's lock that hangs off the call's i'th
 // argument: a local with no name in SSA (a range variable, a call result)
 // is named as the call writes the argument.
-func (c *checker) argLockName(call *ssa.Call, i int, root, l lockstate.ID) string {
+func (c *checker) argLockName(call *ssa.CallCommon, i int, root, l lockstate.ID) string {
 	if root.Root != lockstate.RootValue && root.Root != lockstate.RootLocal {
 		return l.Name
 	}
@@ -330,7 +337,7 @@ func (c *checker) argLockName(call *ssa.Call, i int, root, l lockstate.ID) strin
 		return l.Name
 	}
 	var arg ast.Expr
-	if callee := call.Call.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
+	if callee := call.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
 		// A method call: the receiver is written before the selector.
 		if i == 0 {
 			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {

@@ -122,10 +122,7 @@ func (c *checker) reportPackageCycles(reported map[int]bool) {
 			continue
 		}
 		reported[int(e.pos)] = true
-		how := "locked"
-		if e.via != "" {
-			how = "locked through call of " + e.via
-		}
+		how := "locked" + throughCall(e.via, e.deferred)
 		msg := fmt.Sprintf("%s %s while holding %s (%s); package %s takes %s while holding %s: lock-order inversion across packages",
 			e.to.Name, how, e.from.Name, c.where(e.from), b.Where, shortClass(b.To), shortClass(b.From))
 		sites := c.edgePath(e, c.chain(e), false)

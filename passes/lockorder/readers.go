@@ -40,8 +40,8 @@ func (c *checker) readAgainByClass(pos token.Pos, via string, id lockstate.ID, m
 		if other != via {
 			how = " through " + other
 		}
-		msg := fmt.Sprintf("%s read-locked again through call of %s, which read-locks %s, a lock of its class,%s while held (%s)",
-			h.Name, via, id.Name, how, c.where(h))
+		msg := fmt.Sprintf("%s read-locked again%s, which read-locks %s, a lock of its class,%s while held (%s)",
+			h.Name, c.through(via), id.Name, how, c.where(h))
 		sites := append([]site{{pos: h.Pos, msg: h.Name + " locked here"}}, chain...)
 		d := analysis.Diagnostic{Pos: pos, Category: "rlock-reentry", Message: msg, Related: relatedInfo(sites)}
 		c.rep.ReportLevel(d, confidence.Note, "the instance read-locked again is known only by its class")

@@ -62,6 +62,15 @@ type Result struct {
 
 	ident   identifier
 	byInstr map[ssa.Instruction]int
+	// out holds each reachable block's state after its last instruction,
+	// by block index, and tries the TryLock results its If may test
+	// (EdgeState).
+	out   []State
+	tries map[ssa.Value]tryLock
+	// byEdge holds, for a return whose block the paths reach with
+	// different must-held locks, the state at the return along each of
+	// the block's predecessor edges (ReturnAlong).
+	byEdge map[*ssa.Return][]EdgeReturn
 	// unlockers maps func values that release a lock when called (the
 	// result of a wrapper returning mu.Unlock) to that lock.
 	unlockers map[ssa.Value]ID
@@ -141,11 +150,13 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 	var exit *State
 	var returned []Effect
 	first := true
+	r.out = make([]State, n)
 	for _, b := range fn.Blocks {
 		if in[b.Index] == nil {
 			continue
 		}
 		out := a.block(b, *in[b.Index], true)
+		r.out[b.Index] = out
 		if ret, ok := lastInstr(b).(*ssa.Return); ok && ret != nil {
 			s := atReturn(out)
 			if exit == nil {
@@ -168,6 +179,8 @@ func Analyze(fn *ssa.Function, cfg Config) *Result {
 	for i := range in {
 		r.reachable[i] = in[i] != nil
 	}
+	a.returnsAlongEdges(in)
+	r.tries = a.tries
 	r.ident.frozen = true
 	return r
 }
@@ -264,9 +277,15 @@ func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
 	return b.Instrs[len(b.Instrs)-1]
 }
 
-// edge returns the state flowing along b's i'th successor edge: a TryLock
-// result tested by b's final If acquires the lock on the true edge.
+// edge returns the state flowing along b's i'th successor edge.
 func (a *analysis) edge(b *ssa.BasicBlock, i int, s State) State {
+	return edgeOf(b, i, s, a.tries)
+}
+
+// edgeOf returns the state flowing along b's i'th successor edge when s
+// is the state after b's last instruction: a TryLock result tested by
+// b's final If acquires the lock on the true edge.
+func edgeOf(b *ssa.BasicBlock, i int, s State, tries map[ssa.Value]tryLock) State {
 	ifi, ok := lastInstr(b).(*ssa.If)
 	if !ok {
 		return s
@@ -275,7 +294,7 @@ func (a *analysis) edge(b *ssa.BasicBlock, i int, s State) State {
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 		cond, want = u.X, 1
 	}
-	t, ok := a.tries[cond]
+	t, ok := tries[cond]
 	if !ok || i != want {
 		return s
 	}
