@@ -1,0 +1,3 @@
+module recall.example/bugs
+
+go 1.26
