@@ -38,6 +38,7 @@ var corpus = []string{
 	"regressions",
 	"idioms",
 	"precision",
+	"collectors",
 	"kvstore",
 	"kvstore/internal/evict",
 	"internal/cpuprof",

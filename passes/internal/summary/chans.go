@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
@@ -93,6 +94,9 @@ func constCap(mc *ssa.MakeChan) bool {
 // deliberate non-blocking hand-offs (a result slot, a wake-up token), not
 // waits under a lock.
 func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
+	if catalog.HandOff(ch.Type()) {
+		return true // a framework's channel, drained while the callback runs
+	}
 	for {
 		switch v := ch.(type) {
 		case *ssa.MakeChan:
