@@ -135,11 +135,13 @@ func (c *Catalog) Direct(fn *types.Func) (string, bool) {
 
 // quietFuncs are functions that never wait although what they call can:
 // http.Error writes a short message into the ResponseWriter's buffer, which
-// reaches the network only when the handler returns.
+// reaches the network only when the handler returns; os.Hostname asks the
+// kernel (uname) and reads procfs only if that fails.
 var quietFuncs = map[string]bool{
 	"net/http.Error":    true,
 	"net/http.NotFound": true,
 	"net/http.Redirect": true,
+	"os.Hostname":       true,
 }
 
 // Quiet reports whether fn never waits, whatever the functions it calls
