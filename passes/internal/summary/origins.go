@@ -269,6 +269,8 @@ func (a *analyzer) fieldOrigin(f *types.Var, depth int) Origin {
 		// Only the module can set it, possibly in a package not
 		// visible from here.
 		o.Unknown = "exported field " + f.Name() + " of an internal package, which the module sets"
+	case f.Exported() && namesInternal(f.Type()) != "":
+		o.Unknown = "exported field " + f.Name() + " whose type names " + namesInternal(f.Type()) + ", which only the module can supply"
 	case f.Exported():
 		o.Supplied = "exported field " + f.Name() + ", which callers set"
 	}
@@ -300,6 +302,10 @@ func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Or
 			// Only the module calls it, from packages not visible
 			// here.
 			return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which the module calls from other packages"}
+		}
+		if t := namesInternal(p.Type()); t != "" {
+			// Only the module can write a func of this type.
+			return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + " whose type names " + t + ", which only the module can supply"}
 		}
 		return Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
 	}
@@ -419,4 +425,52 @@ func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
 		return nil
 	}
 	return b.Instrs[len(b.Instrs)-1]
+}
+
+// namesInternal returns a type of an internal package that the func type
+// t names in its parameters or results (func() wrr.WRR, where wrr is the
+// module's internal/wrr), or "". Code outside the module cannot import
+// that package, so it cannot write such a func: only the module supplies
+// one.
+func namesInternal(t types.Type) string {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok {
+		return ""
+	}
+	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := range tuple.Len() {
+			if n := internalNamed(tuple.At(i).Type(), 0); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// internalNamed returns the first named type of an internal package in t,
+// through pointers, slices, arrays, maps and channels, or "".
+func internalNamed(t types.Type, depth int) string {
+	if depth > 4 {
+		return ""
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		if p := t.Obj().Pkg(); p != nil && internalPath(p.Path()) {
+			return p.Name() + "." + t.Obj().Name()
+		}
+	case *types.Pointer:
+		return internalNamed(t.Elem(), depth+1)
+	case *types.Slice:
+		return internalNamed(t.Elem(), depth+1)
+	case *types.Array:
+		return internalNamed(t.Elem(), depth+1)
+	case *types.Chan:
+		return internalNamed(t.Elem(), depth+1)
+	case *types.Map:
+		if n := internalNamed(t.Key(), depth+1); n != "" {
+			return n
+		}
+		return internalNamed(t.Elem(), depth+1)
+	}
+	return ""
 }
