@@ -124,3 +124,61 @@ func ownElem(fn *ssa.Function, t types.Type) bool {
 	n, ok := types.Unalias(ch.Elem()).(*types.Named)
 	return ok && n.Obj().Pkg() == fn.Pkg.Pkg && !n.Obj().Exported()
 }
+
+// DrainedSend reports whether send follows, on every path, a non-blocking
+// receive that empties the same channel (select { case <-ch: default: };
+// ch <- v): the "latest value" mailbox, a channel of capacity one that
+// the sender empties before it puts the newest value in. The sender
+// makes room itself, so the send is a hand-off, not a wait.
+func DrainedSend(send *ssa.Send) bool {
+	b := send.Block()
+	if b == nil {
+		return false
+	}
+	for _, dom := range dominators(b) {
+		for _, instr := range dom.Instrs {
+			if dom == b && instr == ssa.Instruction(send) {
+				break
+			}
+			sel, ok := instr.(*ssa.Select)
+			if !ok || sel.Blocking {
+				continue
+			}
+			for _, st := range sel.States {
+				if st.Dir == types.RecvOnly && sameChan(st.Chan, send.Chan) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dominators returns b and the blocks that dominate it, nearest first.
+func dominators(b *ssa.BasicBlock) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	for d := b; d != nil; d = d.Idom() {
+		out = append(out, d)
+	}
+	return out
+}
+
+// sameChan reports whether two channel values are the same value, through
+// conversions.
+func sameChan(a, b ssa.Value) bool {
+	for {
+		if c, ok := a.(*ssa.ChangeType); ok {
+			a = c.X
+			continue
+		}
+		break
+	}
+	for {
+		if c, ok := b.(*ssa.ChangeType); ok {
+			b = c.X
+			continue
+		}
+		break
+	}
+	return a == b
+}
