@@ -55,6 +55,13 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 			return &finding{category: "select", what: "blocking select", held: held}
 		}
 	case *ssa.Call:
+		if summary.IsWaitGroupWait(instr.Common()) {
+			// A join with the package's quick workers blocks only the
+			// locks they take.
+			if held = c.joinHeld(instr, held); len(held) == 0 {
+				return nil
+			}
+		}
 		return c.classifyCall(f, instr.Common(), held)
 	case *ssa.Defer:
 		// A deferred call runs at return, before the releases deferred

@@ -120,7 +120,40 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 		if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(c.Args) == 1 {
 			f(c.Args[0], true)
 		}
+		// A WaitGroup is a channel of its own: Done signals, Wait waits.
+		if wg, done, ok := waitGroupOp(c); ok {
+			f(wg, done)
+		}
 	}
+}
+
+// waitGroupOp returns the WaitGroup of a call of its Done (done) or Wait
+// method.
+func waitGroupOp(c *ssa.CallCommon) (wg ssa.Value, done, ok bool) {
+	callee := c.StaticCallee()
+	if c.IsInvoke() || callee == nil || len(c.Args) != 1 || !isWaitGroup(c.Args[0].Type()) {
+		return nil, false, false
+	}
+	switch callee.Name() {
+	case "Done":
+		return c.Args[0], true, true
+	case "Wait":
+		return c.Args[0], false, true
+	}
+	return nil, false, false
+}
+
+// IsWaitGroupWait reports whether c calls (*sync.WaitGroup).Wait.
+func IsWaitGroupWait(c *ssa.CallCommon) bool {
+	_, done, ok := waitGroupOp(c)
+	return ok && !done
+}
+
+// isWaitGroup reports whether t is *sync.WaitGroup.
+func isWaitGroup(t types.Type) bool {
+	n := namedPointee(t)
+	_, ptr := t.Underlying().(*types.Pointer)
+	return ptr && n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
 }
 
 // chanKeyOf returns the key of the channel v of fn, or nil, once per
@@ -145,6 +178,10 @@ func (a *analyzer) chanKeyAt(fn *ssa.Function, v ssa.Value, depth int) chanKey {
 		switch x := v.(type) {
 		case *ssa.MakeChan:
 			return x
+		case *ssa.Alloc:
+			if isWaitGroup(x.Type()) {
+				return x // a local WaitGroup
+			}
 		case *ssa.Extract:
 			if r, g := a.returned(x.Tuple, x.Index); r != nil {
 				v, fn = r, g

@@ -110,6 +110,12 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					waitOn(instr, "select", "select")
 				}
 			case *ssa.Call:
+				if IsWaitGroupWait(instr.Common()) {
+					// A join when the package's quick workers are
+					// the only ones that call Done.
+					waitOn(instr, catalog.Wait, FuncName(FuncObject(instr.Call.StaticCallee()), nil))
+					continue
+				}
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, false)
 			case *ssa.Defer:
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, true)
