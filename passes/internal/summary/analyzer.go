@@ -158,6 +158,9 @@ type analyzer struct {
 	// every path ends in a panic or a call that never returns (see
 	// noreturn.go); nil for a function with none.
 	dying map[*ssa.Function][]bool
+	// sccs are the package's functions in strongly connected components,
+	// callees first.
+	sccs [][]*ssa.Function
 	// ready holds, by function, the receives from a context's Done
 	// channel that cannot wait, and fieldInfos what the package stores
 	// into its fields (see readychans.go and ctxpairs.go), both built on
@@ -210,6 +213,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		edges[fn] = callees(fn, a.resolve)
 	}
 	sccs := sccOrder(ssainfo.SrcFuncs, edges)
+	a.sccs = sccs
 	for _, scc := range sccs {
 		for _, fn := range scc {
 			*at = fn.Pos()

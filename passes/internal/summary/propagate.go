@@ -86,12 +86,17 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 	*a.at = token.NoPos
 	drain()
 	// Joins with the package's workers are decided once the workers'
-	// summaries are final; what they add propagates to the callers.
+	// summaries are final, callees first: a wait of a worker's own (its
+	// stop waiting for its loops) is decided, and has reached the worker's
+	// summary, before the worker is judged quick or not.
 	a.quick = map[*ssa.Function]bool{}
-	for _, fn := range funcs {
-		*a.at = fn.Pos()
-		if l := locals[fn]; len(l.joins) > 0 && a.decideJoins(fn, l, locals) {
-			changed(fn)
+	for _, scc := range a.sccs {
+		for _, fn := range scc {
+			*a.at = fn.Pos()
+			if l := locals[fn]; l != nil && len(l.joins) > 0 && a.decideJoins(fn, l, locals) {
+				changed(fn)
+				drain()
+			}
 		}
 	}
 	*a.at = token.NoPos

@@ -73,3 +73,36 @@ func (x *postingsIndex) FlushAll() {
 	}
 	wg.Wait() // want `x.mu held across call of sync.\(\*WaitGroup\).Wait \(locked at wgjoins.go:\d+, released by defer\)`
 }
+
+// A scrape manager that reloads its pools in parallel under its lock.
+// Each pool's stop waits for its loop, which scrapes over the network:
+// the manager's wait lasts as long as the slowest scrape.
+
+type scrapeLoop struct {
+	stopped chan struct{}
+	quit    chan struct{}
+	target  string
+}
+
+func newScrapeLoop(target string) *scrapeLoop {
+	l := &scrapeLoop{stopped: make(chan struct{}), quit: make(chan struct{}), target: target}
+	go l.run()
+	return l
+}
+
+func (l *scrapeLoop) run() {
+	defer close(l.stopped)
+	for {
+		select {
+		case <-l.quit:
+			return
+		default:
+		}
+		_, _ = os.ReadFile(l.target) // a scrape
+	}
+}
+
+func (l *scrapeLoop) stop() {
+	close(l.quit)
+	<-l.stopped
+}
