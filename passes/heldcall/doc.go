@@ -85,15 +85,23 @@
 // unbounded wait, when the workers only ever wait for what the waiter has
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
-// sweeper, the result of an index rebuild. It is reported only under a
-// lock the workers take, where it deadlocks.
+// sweeper, the result of an index rebuild, a WaitGroup.Wait for
+// goroutines that only compute. It is reported only under a lock the
+// workers take, where it deadlocks. A send right after a non-blocking
+// receive emptied the same channel (a latest-value mailbox) and a send on
+// the channel a Prometheus registry hands Collect are hand-offs. What
+// blocks on a path that can only end in a panic or an exit (os.Exit,
+// log.Fatal, a fatal-error helper of the program) is not reported: it
+// happens on the way to a crash.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func
 // value comes from data the package's callers supply (a queued job, a
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
-// func value the package does not decide), or a lock that guards nothing
+// func value the package does not decide, or one whose type names a type
+// of an internal package, which only the module can write), or a lock
+// that guards nothing
 // but the operation it is held across (a write mutex held only across
 // conn.Write, where conn is set before the object is shared). The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"regexp"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -141,7 +142,7 @@ func (c *checker) leaks(f *summary.Func) {
 				e.released = append(e.released, ex)
 			}
 		}
-		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0].ret) || c.deferredMayRelease(f, e.first.Class) {
+		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0].ret) || c.deferredMayRelease(f, e.first.Class) || recordsHold(f, e) {
 			continue // an object no other goroutine has seen yet cannot be locked again by one
 		}
 		name := c.lockName(e.first.ID, e.first.Pos)
@@ -449,6 +450,48 @@ func (c *checker) deferredMayRelease(f *summary.Func, class string) bool {
 func releasesClass(g *summary.Func, class string) bool {
 	for _, op := range lockOps(g.Fn) {
 		if op.Kind == lockstate.Release && g.Flow.IDOf(op.Recv).Class == class {
+			return true
+		}
+	}
+	return false
+}
+
+// recordsHold reports whether every exit that keeps the lock first records
+// that in the lock owner's state, setting a bool field of the object the
+// lock belongs to (rs.closemuScanHold = true beside rs.closemu): the lock
+// is handed over to a later call that checks the flag and releases it.
+func recordsHold(f *summary.Func, e *leakExits) bool {
+	i := strings.LastIndexByte(e.first.Key, '.')
+	if i <= 0 {
+		return false
+	}
+	owner := e.first.Key[:i]
+	for _, ex := range e.held {
+		b := ex.ret.Block()
+		if ex.pred >= 0 {
+			b = b.Preds[ex.pred]
+		}
+		if !setsFlagOf(f, b, owner) {
+			return false
+		}
+	}
+	return true
+}
+
+// setsFlagOf reports whether block b of f stores true into a bool field of
+// the object whose key is owner.
+func setsFlagOf(f *summary.Func, b *ssa.BasicBlock, owner string) bool {
+	for _, instr := range b.Instrs {
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		k, isConst := st.Val.(*ssa.Const)
+		if !ok || !isConst || k.Value == nil || k.Value.Kind() != constant.Bool || !constant.BoolVal(k.Value) {
+			continue
+		}
+		if f.Flow.IDOf(fa.X).Key == owner {
 			return true
 		}
 	}
