@@ -165,20 +165,4 @@ func dominators(b *ssa.BasicBlock) []*ssa.BasicBlock {
 
 // sameChan reports whether two channel values are the same value, through
 // conversions.
-func sameChan(a, b ssa.Value) bool {
-	for {
-		if c, ok := a.(*ssa.ChangeType); ok {
-			a = c.X
-			continue
-		}
-		break
-	}
-	for {
-		if c, ok := b.(*ssa.ChangeType); ok {
-			b = c.X
-			continue
-		}
-		break
-	}
-	return a == b
-}
+func sameChan(a, b ssa.Value) bool { return stripConv(a) == stripConv(b) }
