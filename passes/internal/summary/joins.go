@@ -78,6 +78,12 @@ func (a *analyzer) joins() *joinIndex {
 						ix.goBodies[t] = true
 					}
 				}
+				// time.AfterFunc runs its func on a goroutine of its own.
+				if c, ok := instr.(*ssa.Call); ok && isAfterFunc(c.Common()) {
+					if t := ClosureFn(c.Call.Args[1]); t != nil {
+						ix.goBodies[a.declared(t)] = true
+					}
+				}
 			}
 		}
 	}
@@ -99,6 +105,17 @@ func (a *analyzer) joins() *joinIndex {
 		}
 	}
 	return ix
+}
+
+// isAfterFunc reports whether c calls time.AfterFunc, which runs its func
+// on a goroutine of its own.
+func isAfterFunc(c *ssa.CallCommon) bool {
+	callee := StaticCallee(c)
+	if callee == nil || len(c.Args) != 2 {
+		return false
+	}
+	obj := FuncObject(callee)
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == "AfterFunc" && obj.Signature().Recv() == nil
 }
 
 // forChanOps calls f for each channel instr operates on: signal is true

@@ -50,12 +50,7 @@ func (w *escapeWalk) toWorker(g *ssa.Go, v ssa.Value) bool {
 // goroutine of its own and nothing else: other functions taking funcs are
 // judged as calls.
 func (w *escapeWalk) toTimer(c *ssa.CallCommon, v ssa.Value) bool {
-	callee := StaticCallee(c)
-	if callee == nil || len(c.Args) != 2 || c.Args[1] != v || c.Args[0] == v {
-		return false
-	}
-	obj := FuncObject(callee)
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "time" || obj.Name() != "AfterFunc" || obj.Signature().Recv() != nil {
+	if !isAfterFunc(c) || c.Args[1] != v || c.Args[0] == v {
 		return false
 	}
 	return w.workerFunc(v)
