@@ -108,6 +108,7 @@ var cheapMethodNames = map[string]bool{
 	"Errorf": true, "Errorw": true,
 	"Trace": true, "Tracef": true,
 	"Log": true, "Logf": true,
+	"Debugln": true, "Infoln": true, "Warnln": true, "Warningln": true, "Errorln": true, "Traceln": true,
 	"V": true, "Enabled": true,
 }
 

@@ -181,6 +181,8 @@ type Logger interface {
 	Infof(format string, args ...any)
 	Debugf(format string, args ...any)
 	Errorf(format string, args ...any)
+	Debugln(args ...any)
+	Warnln(args ...any)
 }
 
 // Registry shows calls of cheap interfaces under a lock: none of them are
@@ -212,6 +214,10 @@ func (r *Registry) Register(ctx context.Context, name fmt.Stringer, addr string)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		r.log.Debugf("no deadline")
+		r.log.Debugln("register", addr, "without a deadline")
+	}
+	if addr == "" {
+		r.log.Warnln("register", name.String(), "with no address")
 	}
 	key := name.String()
 	r.addrs[key] = addr
