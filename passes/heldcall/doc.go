@@ -81,7 +81,8 @@
 // while holding the lock (a channel, a select, a WaitGroup), which can be
 // that work.
 //
-// A wait on the package's own worker goroutines is a join, not an
+// A wait on the package's own worker goroutines (started by its go
+// statements or its time.AfterFunc calls) is a join, not an
 // unbounded wait, when the workers only ever wait for what the waiter has
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
