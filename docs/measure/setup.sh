@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fetch the four lock-heavy modules of docs/measurements.md from the module
+# Fetch the lock-heavy modules of docs/measurements.md from the module
 # proxy into DIR (default /tmp/lockaudit-corpus), writable, built once so
-# that go vet has export data. Usage: docs/measure/setup.sh [DIR]
+# that go vet has export data: the four of every round, and the four the
+# engine was first run on in r7 and r8 (run.sh takes them with
+# MODS="syncthing badger grpc raft"). Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 dir=${1:-/tmp/lockaudit-corpus}
 mkdir -p "$dir"
@@ -17,12 +19,21 @@ fetch etcd go.etcd.io/etcd/server/v3 v3.7.3
 fetch nats github.com/nats-io/nats-server/v2 v2.15.2
 fetch prom github.com/prometheus/prometheus v0.316.0
 fetch pebble github.com/cockroachdb/pebble v1.1.5
+fetch syncthing github.com/syncthing/syncthing v1.30.0
+fetch badger github.com/dgraph-io/badger/v4 v4.9.6
+fetch grpc google.golang.org/grpc v1.85.0
+fetch raft github.com/hashicorp/raft v1.8.0
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
-# Prometheus' go.work names modules its zip does not hold.
-rm -f "$dir/prom/go.work" "$dir/prom/go.work.sum"
-for m in etcd nats prom pebble; do
+# Prometheus' go.work names modules its zip does not hold (and so may
+# others').
+for m in etcd nats prom pebble syncthing badger grpc raft; do
+	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
+done
+# Syncthing's lib/api needs generated assets: it and its importers are
+# reported as errors, the other packages are analysed.
+for m in etcd nats prom pebble syncthing badger grpc raft; do
 	(cd "$dir/$m" && go mod download && go build ./... && go vet -vettool=/bin/true ./... 2>/dev/null || true)
 done
 echo "corpus ready in $dir"
