@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -16,12 +18,11 @@ import (
 // function's summary; the locks taken there still are (a deadlock before
 // the crash still hangs).
 
-// exits lists the functions that never return, beyond those whose bodies
-// say so: their bodies end in the runtime.
-var exits = map[string]bool{
-	"os.Exit":        true,
-	"syscall.Exit":   true,
-	"runtime.Goexit": true,
+// exits lists, by name and package, the functions that never return
+// beyond those whose bodies say so: their bodies end in the runtime.
+var exits = map[string][]string{
+	"Exit":   {"os", "syscall"},
+	"Goexit": {"runtime"},
 }
 
 // computeNoReturn flags the package's functions that never return
@@ -50,9 +51,6 @@ func (a *analyzer) computeNoReturn(sccs [][]*ssa.Function) {
 // ends in a panic or a call that never returns, or returns nil if there
 // are none. A function that may recover has none: its panics may return.
 func (a *analyzer) dyingBlocks(fn *ssa.Function) []bool {
-	if len(fn.Blocks) == 0 || mayRecover(fn) {
-		return nil
-	}
 	var dying []bool
 	mark := func(b *ssa.BasicBlock) {
 		if dying == nil {
@@ -65,8 +63,8 @@ func (a *analyzer) dyingBlocks(fn *ssa.Function) []bool {
 			mark(b)
 		}
 	}
-	if dying == nil {
-		return nil
+	if dying == nil || mayRecover(fn) {
+		return nil // most functions: no panic, no exit, no defers to read
 	}
 	// A least fixpoint: a block dies once all its successors do. Blocks
 	// are visited in reverse order, so most of a function's exits settle
@@ -162,8 +160,12 @@ func (a *analyzer) neverReturns(fn *ssa.Function, c *ssa.CallCommon) bool {
 	if callee == nil {
 		return false
 	}
-	if obj := FuncObject(callee); obj != nil && obj.Pkg() != nil && exits[obj.Pkg().Path()+"."+obj.Name()] {
-		return true
+	// The bare name first: neverReturns runs for every call of the package.
+	if pkgs, ok := exits[callee.Name()]; ok {
+		if obj := FuncObject(callee); obj != nil && obj.Pkg() != nil && obj.Signature().Recv() == nil &&
+			slices.Contains(pkgs, obj.Pkg().Path()) {
+			return true
+		}
 	}
 	s := a.summary(callee)
 	return s != nil && s.NoReturn
