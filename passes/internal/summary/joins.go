@@ -148,10 +148,16 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 // method.
 func waitGroupOp(c *ssa.CallCommon) (wg ssa.Value, done, ok bool) {
 	callee := c.StaticCallee()
-	if c.IsInvoke() || callee == nil || len(c.Args) != 1 || !isWaitGroup(c.Args[0].Type()) {
+	if c.IsInvoke() || callee == nil || len(c.Args) != 1 {
 		return nil, false, false
 	}
-	switch callee.Name() {
+	// A method of sync.WaitGroup, not a function of the program that
+	// takes one (func Wait(wg *sync.WaitGroup)).
+	obj := FuncObject(callee)
+	if obj == nil || obj.Signature().Recv() == nil || !isWaitGroup(obj.Signature().Recv().Type()) {
+		return nil, false, false
+	}
+	switch obj.Name() {
 	case "Done":
 		return c.Args[0], true, true
 	case "Wait":
