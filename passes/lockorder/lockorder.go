@@ -60,11 +60,11 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			switch instr := ev.Instr.(type) {
 			case *ssa.Call:
 				if held := ev.State.MustHeld(); len(held) > 0 {
-					c.acquisitions(f, instr, instr.Pos(), held)
+					c.acquisitions(f, instr, held)
 				}
 			case *ssa.Defer:
 				if held := c.heldWhenDeferredRuns(f, instr, ev.State); len(held) > 0 {
-					c.acquisitions(f, instr, instr.Pos(), held)
+					c.acquisitions(f, instr, held)
 				}
 			}
 		}
@@ -133,9 +133,9 @@ func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 }
 
 // acquisitions checks the locks a call (or a deferred call) takes against
-// the locks held when it runs, reporting at pos.
-func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, pos token.Pos, held []lockstate.Held) {
-	common := instr.Common()
+// the locks held when it runs, reporting at the call (or the defer).
+func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held []lockstate.Held) {
+	common, pos := instr.Common(), instr.Pos()
 	_, c.deferred = instr.(*ssa.Defer)
 	c.at, c.call = instr, nil
 	op := lockstate.OpOf(common)

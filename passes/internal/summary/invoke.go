@@ -25,16 +25,14 @@ func (r *Result) InvokeEffects(flow *lockstate.Result, c *ssa.CallCommon, m *typ
 	args := append([]ssa.Value{c.Value}, c.Args...)
 	var out []lockstate.Effect
 	for _, e := range pick(s) {
-		if holds, _, _ := condsHold(flow.Fn, e.When, args, nil); !holds {
-			continue // not with these arguments
+		re, ok := effectAt(flow, e, args, nil)
+		if !ok {
+			continue
 		}
-		if id, ok := RebaseTake(flow, e.Lock, args, nil); ok {
-			if e.Lock.Root == lockstate.RootParam && e.Lock.RootIndex == 0 && e.Lock.Full != "" {
-				id.Full = e.Lock.Full
-			}
-			e.Lock, e.When = id, nil
-			out = append(out, e)
+		if e.Lock.Root == lockstate.RootParam && e.Lock.RootIndex == 0 && e.Lock.Full != "" {
+			re.Lock.Full = e.Lock.Full
 		}
+		out = append(out, re)
 	}
 	return out
 }

@@ -463,15 +463,25 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 func effectsAt(flow *lockstate.Result, effects []lockstate.Effect, args, bindings []ssa.Value) []lockstate.Effect {
 	var out []lockstate.Effect
 	for _, e := range effects {
-		if holds, _, _ := condsHold(flow.Fn, e.When, args, bindings); !holds {
-			continue // not with these arguments
-		}
-		if id, ok := RebaseTake(flow, e.Lock, args, bindings); ok {
-			e.Lock, e.When = id, nil
+		if e, ok := effectAt(flow, e, args, bindings); ok {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// effectAt is one effect of effectsAt: e rebased onto the call's values,
+// unless its conditions rule it out or its lock cannot be named here.
+func effectAt(flow *lockstate.Result, e lockstate.Effect, args, bindings []ssa.Value) (lockstate.Effect, bool) {
+	if holds, _, _ := condsHold(flow.Fn, e.When, args, bindings); !holds {
+		return e, false // not with these arguments
+	}
+	id, ok := RebaseTake(flow, e.Lock, args, bindings)
+	if !ok {
+		return e, false
+	}
+	e.Lock, e.When = id, nil
+	return e, true
 }
 
 // Takes picks a summary's Takes, for CallEffects.
