@@ -351,6 +351,9 @@ func (a *analyzer) callersWorker(fn *ssa.Function, depth int) *ssa.Function {
 // (quickWorker).
 func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
 	ix := a.joins()
+	if ws := a.closerJoin(fn, instr); ws != nil {
+		return ws
+	}
 	var waits []chanKey // the channels instr waits on
 	var workers []*ssa.Function
 	ok := true
@@ -664,4 +667,53 @@ func JoinBlocked(held []lockstate.Held, takes []string) []lockstate.Held {
 		}
 	}
 	return out
+}
+
+// closerJoin returns, for a receive of fn from a channel that only closes
+// signal and that fn itself closes on its other paths, the functions that
+// close it: a closer that finds the channel claimed waits for the first
+// closer to finish ("if already done, wait for the first"). The wait lasts
+// the rest of that closer when it is quick (decided by decideJoins, as for
+// workers), and deadlocks only under a lock it takes.
+func (a *analyzer) closerJoin(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
+	recv, ok := instr.(*ssa.UnOp)
+	if !ok || recv.Op != token.ARROW {
+		return nil
+	}
+	k := a.chanKeyOf(fn, recv.X)
+	if k == nil {
+		return nil
+	}
+	fam := a.family(fn)
+	self := false
+	var closers []*ssa.Function
+	for _, o := range a.joins().signals[k] {
+		c, ok := o.(ssa.CallInstruction)
+		if !ok {
+			return nil // a send: the wait is for a value, not a closer
+		}
+		if b, ok := c.Common().Value.(*ssa.Builtin); !ok || b.Name() != "close" {
+			return nil
+		}
+		closer := o.Parent()
+		if slices.Contains(fam, closer) {
+			if Precedes(instr, o) {
+				return nil // fn receives before closing: not the second closer
+			}
+			self, closer = true, fn
+		}
+		if !slices.Contains(closers, closer) {
+			closers = append(closers, closer)
+		}
+	}
+	if !self {
+		return nil
+	}
+	signalled := a.signalledBefore(fn, instr)
+	for _, w := range closers {
+		if !a.waitsOnlyFor(w, signalled, []chanKey{k}) {
+			return nil
+		}
+	}
+	return closers
 }
