@@ -28,9 +28,13 @@ import (
 // forward must dataflow over the function's blocks, linear in its size.
 
 // ReadyRecv reports whether recv, a receive of function f, takes from the
-// Done channel of a context that is done on every path to it: such a
-// receive does not block.
+// Done channel of a context that is done on every path to it, or runs only
+// where a branch showed it ready (guardedRecv): such a receive does not
+// block.
 func (r *Result) ReadyRecv(f *Func, recv *ssa.UnOp) bool {
+	if guardedRecv(recv) {
+		return true
+	}
 	if f == nil || f.Flow == nil || recv.Op != token.ARROW || doneCtx(recv.X) == nil {
 		return false
 	}
@@ -43,6 +47,9 @@ func (r *Result) ReadyRecv(f *Func, recv *ssa.UnOp) bool {
 // held by the caller). The ready receives of a function are computed on
 // first use.
 func (a *analyzer) readyRecv(fn *ssa.Function, flow *lockstate.Result, recv *ssa.UnOp) bool {
+	if guardedRecv(recv) {
+		return true
+	}
 	if recv.Op != token.ARROW || doneCtx(recv.X) == nil {
 		return false
 	}
