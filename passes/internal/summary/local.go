@@ -151,7 +151,10 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		return
 	}
 	if c.IsInvoke() {
-		if p, ok := c.Value.(*ssa.Parameter); ok {
+		// Only the I/O methods make the caller's value matter: a helper
+		// that asks a conn for its address or its raw fd does no I/O
+		// on it.
+		if p, ok := c.Value.(*ssa.Parameter); ok && slices.Contains(ioMethods, c.Method.Name()) {
 			for i, q := range fn.Params {
 				if q == p {
 					l.invoked = append(l.invoked, i)

@@ -105,8 +105,9 @@ type Summary struct {
 	// passes runs without them.
 	CalledReleased []ParamClasses
 	// InvokesParams lists the indices of interface-typed parameters whose
-	// methods the function calls (fmt.Fprintf's w, io.Copy's dst and src):
-	// what they do depends on the value the caller passes.
+	// I/O methods (Read, Write, ReadFrom, WriteTo, WriteString) the
+	// function calls (fmt.Fprintf's w, io.Copy's dst and src): what they
+	// do depends on the value the caller passes.
 	InvokesParams []int
 	// Acquires lists the lock classes the function acquires, directly or
 	// through its callees, as "class" or "class (read)".

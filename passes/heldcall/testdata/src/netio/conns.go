@@ -197,3 +197,38 @@ func (m *ConnManager) Drop(addr string) {
 		log.Printf("connmgr: dropped %s (%s)", addr, c.RemoteAddr())
 	}
 }
+
+// A UDP endpoint tunes its socket when it is registered: the helper only
+// sets the conn's deadline and asks for its address, which does no I/O.
+
+type endpoints struct {
+	mu    sync.Mutex
+	local map[string]net.PacketConn
+}
+
+func socketKey(c net.PacketConn) string {
+	c.SetDeadline(time.Time{}) // no deadline on a registered socket
+	return c.LocalAddr().String()
+}
+
+// Register tunes and indexes the conn under the lock. Not a finding.
+func (e *endpoints) Register(c net.PacketConn) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.local[socketKey(c)] = c
+}
+
+func firstPacket(c net.PacketConn) []byte {
+	buf := make([]byte, 1500)
+	n, _, _ := c.ReadFrom(buf)
+	return buf[:n]
+}
+
+// RegisterProbed reads the first packet under the lock: every Register
+// waits for the network.
+func (e *endpoints) RegisterProbed(c net.PacketConn) []byte {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.local[c.LocalAddr().String()] = c
+	return firstPacket(c) // want `e.mu held across call of firstPacket, which blocks: firstPacket -> net.PacketConn.ReadFrom \(locked at conns.go:230, released by defer\)`
+}
