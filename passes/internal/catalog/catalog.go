@@ -136,12 +136,16 @@ func (c *Catalog) Direct(fn *types.Func) (string, bool) {
 // quietFuncs are functions that never wait although what they call can:
 // http.Error writes a short message into the ResponseWriter's buffer, which
 // reaches the network only when the handler returns; os.Hostname asks the
-// kernel (uname) and reads procfs only if that fails.
+// kernel (uname) and reads procfs only if that fails; net.LookupPort parses
+// a numeric port, or looks a service name up in the services file, read
+// once per process: it never asks a name server.
 var quietFuncs = map[string]bool{
-	"net/http.Error":    true,
-	"net/http.NotFound": true,
-	"net/http.Redirect": true,
-	"os.Hostname":       true,
+	"net/http.Error":             true,
+	"net/http.NotFound":          true,
+	"net/http.Redirect":          true,
+	"os.Hostname":                true,
+	"net.LookupPort":             true,
+	"(*net.Resolver).LookupPort": true,
 }
 
 // Quiet reports whether fn never waits, whatever the functions it calls

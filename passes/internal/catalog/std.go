@@ -32,7 +32,6 @@ var stdBlocking = map[string]string{
 	"net.LookupNS":                        Net,
 	"net.LookupSRV":                       Net,
 	"net.LookupTXT":                       Net,
-	"net.LookupPort":                      Net,
 	"(*net.Dialer).Dial":                  Net,
 	"(*net.Dialer).DialContext":           Net,
 	"(*net.Resolver).LookupHost":          Net,
