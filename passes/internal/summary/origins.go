@@ -142,7 +142,7 @@ func (a *analyzer) originOf(fn *ssa.Function, v ssa.Value, depth int) Origin {
 		return a.elemOrigin(fn, v.X, depth)
 	case *ssa.Field:
 		if f := structField(v.X.Type(), v.Field); f != nil {
-			return a.fieldOrigin(f, depth)
+			return a.fieldOrigin(f, a.sealedStruct(v.X.Type()), depth)
 		}
 	case *ssa.Extract:
 		switch t := v.Tuple.(type) {
@@ -176,7 +176,7 @@ func (a *analyzer) loadOrigin(fn *ssa.Function, addr ssa.Value, depth int) Origi
 		return a.globalOrigin(addr, depth)
 	case *ssa.FieldAddr:
 		if f := FieldVar(addr); f != nil {
-			return a.fieldOrigin(f, depth)
+			return a.fieldOrigin(f, a.sealedStruct(addr.X.Type()), depth)
 		}
 	case *ssa.IndexAddr:
 		return a.elemOrigin(fn, addr.X, depth)
@@ -260,11 +260,14 @@ func (a *analyzer) globalOrigin(g *ssa.Global, depth int) Origin {
 
 // fieldOrigin resolves a func field through every store into it in the
 // package, composite literals included. An exported field is a hook that
-// the package's users set: a registered callback.
-func (a *analyzer) fieldOrigin(f *types.Var, depth int) Origin {
+// the package's users set: a registered callback, unless its struct is
+// sealed (an unexported type no exported type embeds), which only the
+// package can fill in.
+func (a *analyzer) fieldOrigin(f *types.Var, sealed bool, depth int) Origin {
 	f = f.Origin()
 	var o Origin
 	switch {
+	case sealed:
 	case f.Exported() && f.Pkg() != nil && internalPath(f.Pkg().Path()):
 		// Only the module can set it, possibly in a package not
 		// visible from here.
@@ -473,4 +476,69 @@ func internalNamed(t types.Type, depth int) string {
 		return internalNamed(t.Elem(), depth+1)
 	}
 	return ""
+}
+
+// sealedStruct reports whether t (or what it points to) is an unexported
+// struct type of the package that no exported type of the package embeds,
+// directly or through other unexported types, and that the exported API
+// never hands out: other packages cannot reach its fields, even exported
+// ones (a queue entry's DoneCb).
+func (a *analyzer) sealedStruct(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Exported() || n.Obj().Pkg() != a.pkg.Pkg {
+		return false
+	}
+	if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+		return false
+	}
+	if a.sealed == nil {
+		a.sealed = map[*types.TypeName]bool{}
+	}
+	if s, ok := a.sealed[n.Obj()]; ok {
+		return s
+	}
+	s := !a.embeddedOutward(n.Obj(), map[*types.TypeName]bool{}) && !a.inAPI(n, false)
+	a.sealed[n.Obj()] = s
+	return s
+}
+
+// embeddedOutward reports whether a struct type of the package that other
+// packages can name embeds the type named obj, directly or through
+// unexported struct types that are themselves so embedded.
+func (a *analyzer) embeddedOutward(obj *types.TypeName, seen map[*types.TypeName]bool) bool {
+	if seen[obj] {
+		return false
+	}
+	seen[obj] = true
+	scope := a.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			if !f.Anonymous() {
+				continue
+			}
+			ft := f.Type()
+			if p, ok := ft.(*types.Pointer); ok {
+				ft = p.Elem()
+			}
+			if en, ok := types.Unalias(ft).(*types.Named); !ok || en.Obj() != obj {
+				continue
+			}
+			if tn.Exported() || a.embeddedOutward(tn, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
