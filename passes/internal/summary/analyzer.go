@@ -146,15 +146,16 @@ type analyzer struct {
 	// statements (joins.go), built on first use; quick caches which
 	// workers do only short steps, and joinTakes holds the joins found,
 	// with the lock classes their workers take.
-	joinIdx    *joinIndex
-	chanKeys   map[ssa.Value]chanKey // chanKeyOf's answers
-	quick      map[*ssa.Function]bool
-	joinTakes  map[ssa.Instruction][]string
-	stored     map[string]string        // storedLock's answers
-	sealed     map[*types.TypeName]bool // sealedStruct's answers
-	lockStores map[string][]lockStore   // lock pointers stored, by field class
-	private    map[privateKey]bool      // privateCtor's answers
-	switches   map[*types.Var]bool      // testSwitch's answers
+	joinIdx     *joinIndex
+	chanKeys    map[ssa.Value]chanKey // chanKeyOf's answers
+	quick       map[*ssa.Function]bool
+	joinTakes   map[ssa.Instruction][]string
+	stored      map[string]string          // storedLock's answers
+	sealed      map[*types.TypeName]bool   // sealedStruct's answers
+	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
+	lockStores  map[string][]lockStore     // lock pointers stored, by field class
+	private     map[privateKey]bool        // privateCtor's answers
+	switches    map[*types.Var]bool        // testSwitch's answers
 	// dying flags, by function and block index, the blocks from which
 	// every path ends in a panic or a call that never returns (see
 	// noreturn.go); nil for a function with none.

@@ -196,6 +196,17 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		if _, ok := c.Value.(*ssa.Builtin); ok {
 			return
 		}
+		if n := a.sealedFunc(c.Value.Type()); n != nil {
+			// Every value of the type is one of the package's own
+			// conversions: when they are all decided, judge those
+			// functions here.
+			if o := a.sealedFuncOrigin(n); o.Closed() {
+				for _, g := range o.Targets {
+					l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
+				}
+				return
+			}
+		}
 		if p, ok := c.Value.(*ssa.Parameter); ok {
 			// The caller judges what it passes. A deferred call runs
 			// at return, outside the window the locks are released in

@@ -542,3 +542,45 @@ func (a *analyzer) embeddedOutward(obj *types.TypeName, seen map[*types.TypeName
 	}
 	return false
 }
+
+// sealedFunc returns t when it is a func type of the package that only the
+// package can make values of: unexported, and never taken in by the
+// exported API (a parameter of an exported function, an exported field or
+// variable), where a user's func literal would be assignable to it. An
+// option type such as type optFunc func(*options) error, made by the
+// package's option constructors, is one.
+func (a *analyzer) sealedFunc(t types.Type) *types.Named {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Exported() || n.Obj().Pkg() != a.pkg.Pkg || n.TypeParams().Len() > 0 {
+		return nil
+	}
+	if _, isFunc := n.Underlying().(*types.Signature); !isFunc || a.inAPI(n, true) {
+		return nil
+	}
+	return n
+}
+
+// sealedFuncOrigin returns what a value of the sealed func type n can be:
+// the union of every conversion to n in the package, which is closed
+// unless one of them converts a value the package does not decide.
+func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
+	if o, ok := a.sealedFuncs[n.Obj()]; ok {
+		return o
+	}
+	if a.sealedFuncs == nil {
+		a.sealedFuncs = map[*types.TypeName]Origin{}
+	}
+	a.sealedFuncs[n.Obj()] = Origin{} // in progress: a cycle adds nothing
+	var o Origin
+	for _, fn := range a.srcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if ct, ok := instr.(*ssa.ChangeType); ok && types.Identical(ct.Type(), n) {
+					o.merge(a.origin(fn, ct.X, 1))
+				}
+			}
+		}
+	}
+	a.sealedFuncs[n.Obj()] = o
+	return o
+}
