@@ -144,6 +144,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		if cat.Quiet(obj) {
 			return nil
 		}
+		if cat.ResolvesNames(obj) {
+			return &finding{category: catalog.Net, what: "call of " + name, held: held, level: confidence.Note, why: catalog.ResolvesNamesWhy}
+		}
 	}
 	s := c.res.SummaryOf(callee)
 	if s == nil {
@@ -289,7 +292,8 @@ func (c *checker) funcValue(f *summary.Func, v ssa.Value, what string, held []lo
 const maxProvenDepth = 6
 
 // blocksFinding is the finding for a call whose chain r blocks: a note when
-// the operation is deeper than maxProvenDepth calls down.
+// the operation is deeper than maxProvenDepth calls down, or only
+// plausible (a name lookup that depends on the address).
 func blocksFinding(what string, r *summary.Reason, held []lockstate.Held) *finding {
 	fd := &finding{category: "blocks", what: what, held: held, op: r.Kind}
 	if calls := len(r.Chain) - 1; calls > maxProvenDepth {
@@ -298,6 +302,9 @@ func blocksFinding(what string, r *summary.Reason, held []lockstate.Held) *findi
 		if len(r.Chain) >= summary.MaxChain {
 			fd.why = fmt.Sprintf("the operation is more than %d calls down, past conditions not decided here", maxProvenDepth)
 		}
+	}
+	if r.Plausible != "" {
+		fd.level, fd.why = confidence.Note, r.Plausible
 	}
 	return fd
 }

@@ -148,6 +148,30 @@ var quietFuncs = map[string]bool{
 	"(*net.Resolver).LookupPort": true,
 }
 
+// nameResolving are the functions that bind or resolve an address and ask
+// a name server only when its host is a name, not an IP address literal
+// (a listen address is usually ":8080" or "0.0.0.0:4222"): a wait that
+// depends on configuration, so plausible.
+var nameResolving = map[string]bool{
+	"net.Listen":                       true,
+	"net.ListenPacket":                 true,
+	"(*net.ListenConfig).Listen":       true,
+	"(*net.ListenConfig).ListenPacket": true,
+	"net.ResolveTCPAddr":               true,
+	"net.ResolveUDPAddr":               true,
+	"net.ResolveIPAddr":                true,
+}
+
+// ResolvesNames reports whether fn waits for a name server only when the
+// address it is given names a host (see nameResolving).
+func (c *Catalog) ResolvesNames(fn *types.Func) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net" && nameResolving[fn.Origin().FullName()]
+}
+
+// ResolvesNamesWhy says why a call of a ResolvesNames function is only
+// plausible.
+const ResolvesNamesWhy = "it asks a name server only when the address names a host"
+
 // Quiet reports whether fn never waits, whatever the functions it calls
 // can do.
 func (c *Catalog) Quiet(fn *types.Func) bool {

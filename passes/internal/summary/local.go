@@ -258,6 +258,14 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		if a.cat.Quiet(obj) {
 			return
 		}
+		if a.cat.ResolvesNames(obj) {
+			if !l.dying {
+				// Guarded: a call that surely waits replaces it.
+				l.blocks.addBlock(&Reason{Kind: catalog.Net, Chain: []string{name, FuncName(obj, nil)}, Released: l.releasedAt(), When: l.whenAt(),
+					Guarded: true, Plausible: catalog.ResolvesNamesWhy})
+			}
+			return
+		}
 	}
 	var bindings []ssa.Value
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(args) == len(c.Args) {

@@ -47,3 +47,32 @@ func (s *altSvcServer) AddListenerByName(addr string) error {
 	s.header = addrs[0]
 	return nil
 }
+
+// Serve binds the listener under the lock: it asks a name server only if
+// the configured address names a host, which is configuration, not a
+// certain wait.
+func (s *altSvcServer) Serve(addr string) (net.Listener, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, err := listenOn(addr) // want `s.mu held across call of listenOn, which blocks: listenOn -> net.Listen \(locked at lookupport.go:\d+, released by defer\) \(plausible: it asks a name server only when the address names a host\)`
+	if err != nil {
+		return nil, err
+	}
+	s.ports[addr] = l.Addr().(*net.TCPAddr).Port
+	return l, nil
+}
+
+func listenOn(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
+
+// ServeUnlocked is its twin: it binds first and records the port under the
+// lock.
+func (s *altSvcServer) ServeUnlocked(addr string) (net.Listener, error) {
+	l, err := listenOn(addr)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ports[addr] = l.Addr().(*net.TCPAddr).Port
+	return l, nil
+}
