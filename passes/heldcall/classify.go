@@ -21,7 +21,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 	switch instr := instr.(type) {
 	case *ssa.Send:
 		r, h, cycle := c.sendCycle(f, instr, held)
-		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr)) && !cycle {
+		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) && !cycle {
 			return nil
 		}
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {

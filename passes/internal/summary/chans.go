@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -166,3 +167,72 @@ func dominators(b *ssa.BasicBlock) []*ssa.BasicBlock {
 // sameChan reports whether two channel values are the same value, through
 // conversions.
 func sameChan(a, b ssa.Value) bool { return stripConv(a) == stripConv(b) }
+
+// BufferedElemSend reports whether a send of fn on ch goes to a channel
+// taken out of a container (a waiter list, a map of result slots) whose
+// every element the package puts in is a channel it made with a capacity:
+// notifying waiters, each with a slot of its own.
+func (r *Result) BufferedElemSend(fn *ssa.Function, ch ssa.Value) bool {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.bufferedElem(fn, ch)
+}
+
+func (a *analyzer) bufferedElem(fn *ssa.Function, ch ssa.Value) bool {
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	var c ssa.Value // the container ch is taken out of
+	switch v := stripConv(ch).(type) {
+	case *ssa.UnOp:
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+			c = ia.X
+		}
+	case *ssa.Index:
+		c = v.X
+	case *ssa.Lookup:
+		c = v.X
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Lookup:
+			c = t.X
+		case *ssa.Next:
+			if rng, ok := t.Iter.(*ssa.Range); ok {
+				c = rng.X
+			}
+		}
+	}
+	if c == nil {
+		return false
+	}
+	roots, leak := a.containerRoots(fn, c, 0)
+	if len(roots) == 0 || !leak.Closed() {
+		return false
+	}
+	writes := a.elementWrites(roots)
+	for _, w := range writes {
+		if !madeBuffered(w.val, 0) {
+			return false
+		}
+	}
+	return len(writes) > 0
+}
+
+// madeBuffered reports whether v is a channel made here with a capacity.
+func madeBuffered(v ssa.Value, depth int) bool {
+	switch x := stripConv(v).(type) {
+	case *ssa.MakeChan:
+		return constCap(x)
+	case *ssa.Phi:
+		if depth > 4 {
+			return false
+		}
+		for _, e := range x.Edges {
+			if _, isNil := e.(*ssa.Const); !isNil && !madeBuffered(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -470,7 +470,7 @@ func (a *analyzer) readyAfter(fn *ssa.Function, instr ssa.Instruction, signalled
 		}
 		return false
 	case *ssa.Send:
-		if flow := a.flows[fn]; flow != nil && a.res.BufferedSend(flow, instr.Chan) {
+		if flow := a.flows[fn]; flow != nil && a.res.BufferedSend(flow, instr.Chan) || a.bufferedElem(fn, instr.Chan) {
 			return true
 		}
 		k := a.chanKeyOf(fn, instr.Chan)

@@ -98,7 +98,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			}
 			switch instr := instr.(type) {
 			case *ssa.Send:
-				if !a.res.BufferedSend(flow, instr.Chan) && !DrainedSend(instr) {
+				if !a.res.BufferedSend(flow, instr.Chan) && !a.bufferedElem(fn, instr.Chan) && !DrainedSend(instr) {
 					waitOn(instr, "chan", "channel send")
 				}
 			case *ssa.UnOp:
