@@ -300,6 +300,18 @@ func (a *analyzer) fieldOrigin(f *types.Var, sealed bool, depth int) Origin {
 func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Origin {
 	i := slices.Index(fn.Params, p)
 	decl := declaredFn(fn)
+	if i == 0 && fn.Signature.Recv() != nil {
+		// A func-typed receiver (an option or handler type's method):
+		// the value is whatever was converted to the type.
+		if n, ok := types.Unalias(p.Type()).(*types.Named); ok && n.Obj().Pkg() == a.pkg.Pkg {
+			if _, isFunc := n.Underlying().(*types.Signature); isFunc {
+				if sealed := a.sealedFunc(n); sealed != nil {
+					return a.sealedFuncOrigin(sealed)
+				}
+				return Origin{Supplied: "a func the package's callers convert to " + n.Obj().Name()}
+			}
+		}
+	}
 	if fn.Parent() == nil && a.callableOutside(decl) {
 		if internalPath(a.pkg.Pkg.Path()) {
 			// Only the module calls it, from packages not visible

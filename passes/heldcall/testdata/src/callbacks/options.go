@@ -13,6 +13,7 @@ import (
 type consumeOpts struct {
 	maxMessages int
 	expires     time.Duration
+	ErrHandler  ConsumeErrHandler
 }
 
 type ConsumeOpt interface {
@@ -89,4 +90,43 @@ func (f *Fetcher) Fetch(n int) {
 	defer f.mu.Unlock()
 	f.fetched += n
 	f.hook(n) // want `f.mu held across call of func value f.hook \(locked at options.go:\d+, released by defer\)`
+}
+
+// An error handler option: users convert their func to the exported
+// ConsumeErrHandler type, and the option stores it in the unexported
+// options struct.
+
+type ConsumeErrHandler func(err error)
+
+func (h ConsumeErrHandler) configure(o *consumeOpts) error {
+	o.ErrHandler = h
+	return nil
+}
+
+type StatusLoop struct {
+	mu      sync.Mutex
+	onError ConsumeErrHandler
+	missed  int
+}
+
+// Start applies the options, then reports missed heartbeats to the user's
+// handler under the loop's lock.
+func (s *StatusLoop) Start(opts ...ConsumeOpt) error {
+	o, err := parseConsumeOpts(opts...)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onError = o.ErrHandler
+	return nil
+}
+
+func (s *StatusLoop) heartbeatMissed(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.missed++
+	if s.onError != nil {
+		s.onError(err) // want `s.mu held across call of func value s.onError \(locked at options.go:\d+, released by defer\)`
+	}
 }
