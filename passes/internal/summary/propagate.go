@@ -300,7 +300,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		}
 		when = append(slices.Clip(st.when), when...)
 		guarded := b.Guarded || dropped
-		if i, add := s.blockEffect(when, guarded, b.strength()); i < 0 && !add {
+		if i, add := s.blockEffect(when, guarded, b.strength(), len(b.Chain)+1); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
 		r := b.extend(name.get())

@@ -157,7 +157,7 @@ func (s *Summary) AnyBlock() *Reason {
 // conditional ones (and one without guarded steps a guarded one), and a
 // reason whose conditions include another's adds nothing. It reports whether the summary changed.
 func (s *Summary) addBlock(r *Reason) bool {
-	i, add := s.blockEffect(r.When, r.Guarded, r.strength())
+	i, add := s.blockEffect(r.When, r.Guarded, r.strength(), len(r.Chain))
 	if i >= 0 {
 		s.Blocks[i] = r
 		return true
@@ -183,11 +183,11 @@ func drops(when []lockstate.Cond, join bool, b *Reason) bool {
 }
 
 // blockEffect says what addBlock does with a reason of the given
-// strength, conditions and guardedness, whatever its chain: it replaces
+// strength, conditions, guardedness and chain length, whatever its chain: it replaces
 // s.Blocks[i] (i >= 0), or it is added (add), or s does not change.
 // Callers that extend a callee's reasons build the new chain only when it
 // is needed.
-func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong int) (i int, add bool) {
+func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong, length int) (i int, add bool) {
 	join := strong < 0
 	for i, b := range s.Blocks {
 		if !subset(b.When, when) {
@@ -206,10 +206,11 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong int) (
 			return -1, false // b holds whenever r does, and blocks surely
 		}
 		// b holds whenever r does. Under the same conditions, a
-		// certain path replaces a guarded one, and an operation that
+		// certain path replaces a guarded one, an operation that
 		// surely waits (I/O, a sleep) one that may not (a channel used
-		// as a pool).
-		if same && (b.Guarded && !guarded || b.Guarded == guarded && strong > b.strength()) {
+		// as a pool), and a shorter chain a longer one: the nearest
+		// operation is the one a reviewer of the call can check.
+		if same && (b.Guarded && !guarded || b.Guarded == guarded && (strong > b.strength() || strong == b.strength() && length < len(b.Chain))) {
 			return i, false
 		}
 		return -1, false

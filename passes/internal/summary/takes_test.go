@@ -39,7 +39,7 @@ func refAddTake(s *Summary, t lockstate.Effect) bool {
 func refAddBlock(s *Summary, r *Reason) bool {
 	for i, b := range s.Blocks {
 		if subset(b.When, r.When) {
-			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && r.strength() > b.strength()) {
+			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && (r.strength() > b.strength() || r.strength() == b.strength() && len(r.Chain) < len(b.Chain))) {
 				s.Blocks[i] = r
 				return true
 			}
@@ -137,7 +137,7 @@ func TestBlockEffect(t *testing.T) {
 	conds := []lockstate.Cond{{Param: 1, Value: true}, {Param: 2, Path: ".closed"}, {Param: -1, Nil: true}, {Param: 0, Path: ".n", Value: true}}
 	kinds := []string{"chan", "wait", "file", "sleep"}
 	random := func() *Reason {
-		r := &Reason{Kind: kinds[rng.IntN(len(kinds))], Chain: []string{"f", "op"}, Guarded: rng.IntN(3) == 0}
+		r := &Reason{Kind: kinds[rng.IntN(len(kinds))], Chain: []string{"f", "g", "h", "op"}[:2+rng.IntN(3)], Guarded: rng.IntN(3) == 0}
 		for _, c := range conds {
 			if rng.IntN(3) == 0 {
 				r.When = append(r.When, c)
@@ -152,7 +152,7 @@ func TestBlockEffect(t *testing.T) {
 			s.addBlock(random())
 		}
 		r := random()
-		i, add := s.blockEffect(r.When, r.Guarded, r.strength())
+		i, add := s.blockEffect(r.When, r.Guarded, r.strength(), len(r.Chain))
 		before := slices.Clone(s.Blocks)
 		ref := &Summary{Blocks: slices.Clone(s.Blocks)}
 		changed := s.addBlock(r)
@@ -217,5 +217,25 @@ func TestJoinReasonsYield(t *testing.T) {
 	}
 	if got := BlockAt(&Summary{Blocks: []*Reason{join}}, nil, nil, nil); got != join {
 		t.Fatalf("BlockAt of a join alone = %v", got)
+	}
+}
+
+// TestNearestReason checks that, under the same conditions, a reason as
+// strong as one kept but with a shorter chain replaces it, and a longer
+// one does not.
+func TestNearestReason(t *testing.T) {
+	deep := &Reason{Kind: "file", Chain: []string{"NewWriteClient", "sigv4.New", "config.Load", "loadIni", "os.Open"}}
+	near := &Reason{Kind: "file", Chain: []string{"NewWriteClient", "loadKey", "os.ReadFile"}}
+	s := &Summary{}
+	s.addBlock(deep)
+	if !s.addBlock(near) || len(s.Blocks) != 1 || s.Blocks[0] != near {
+		t.Fatalf("after the nearer reason: %v", s.Blocks)
+	}
+	if s.addBlock(deep) || s.Blocks[0] != near {
+		t.Fatalf("a deeper reason replaced the nearer one: %v", s.Blocks)
+	}
+	weaker := &Reason{Kind: "chan", Chain: []string{"NewWriteClient", "send"}}
+	if s.addBlock(weaker) || s.Blocks[0] != near {
+		t.Fatalf("a weaker reason replaced a stronger one: %v", s.Blocks)
 	}
 }

@@ -1,0 +1,52 @@
+package precision
+
+import (
+	"os"
+	"sync"
+)
+
+// A remote-write client is built from its configuration: the optional
+// signer loads a credentials file several calls down, the TLS setup reads
+// the key file itself. The finding names the nearest read, the one a
+// reviewer of the call can check.
+
+type signerConfig struct{ profile string }
+
+func loadProfile(c *signerConfig) ([]byte, error) { return loadIni(c.profile) }
+func loadIni(path string) ([]byte, error)         { return readAll(path) }
+func readAll(path string) ([]byte, error)         { return os.ReadFile(path) }
+
+func newSigner(c *signerConfig) ([]byte, error) { return loadProfile(c) }
+
+func loadKey(path string) ([]byte, error) { return os.ReadFile(path) }
+
+func newWriteClient(sign *signerConfig, keyFile string) error {
+	if sign != nil {
+		if _, err := newSigner(sign); err != nil {
+			return err
+		}
+	}
+	_, err := loadKey(keyFile)
+	return err
+}
+
+type remoteWriter struct {
+	mu      sync.Mutex
+	clients int
+}
+
+func (w *remoteWriter) ApplyConfig(sign *signerConfig, keyFile string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.clients++
+	return newWriteClient(sign, keyFile) // want `w.mu held across call of newWriteClient, which blocks: newWriteClient -> loadKey -> os.ReadFile \(locked at nearest.go:\d+, released by defer\)`
+}
+
+// ApplyConfigUnlocked builds the client before it takes the lock.
+func (w *remoteWriter) ApplyConfigUnlocked(sign *signerConfig, keyFile string) error {
+	err := newWriteClient(sign, keyFile)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.clients++
+	return err
+}
