@@ -138,19 +138,39 @@ type ParamClasses struct {
 // maxBlocks bounds the conditional block reasons kept in a summary.
 const maxBlocks = 4
 
-// AnyBlock returns a reason why the function may block under some
-// arguments, or nil. A join reason (Reason.Join) blocks only callers that
+// AnyBlock returns the nearest reason why the function may block under
+// some arguments, or nil. A join reason (Reason.Join) blocks only callers that
 // hold a lock its workers take: use Blocks to see every reason.
 func (s *Summary) AnyBlock() *Reason {
 	if s == nil || len(s.Blocks) == 0 {
 		return nil
 	}
+	var best *Reason
 	for _, b := range s.Blocks {
-		if !b.Join {
-			return b
+		if !b.Join && nearer(b, best) {
+			best = b
 		}
 	}
-	return s.Blocks[0]
+	if best == nil {
+		return s.Blocks[0]
+	}
+	return best
+}
+
+// nearer reports whether the reason r explains a call better than best
+// (nil: none yet): a proven reason before a plausible one, then the
+// shorter chain, the operation a reviewer of the call can check, then the
+// stronger operation.
+func nearer(r, best *Reason) bool {
+	switch {
+	case best == nil:
+		return true
+	case (r.Plausible == "") != (best.Plausible == ""):
+		return r.Plausible == ""
+	case len(r.Chain) != len(best.Chain):
+		return len(r.Chain) < len(best.Chain)
+	}
+	return r.strength() > best.strength()
 }
 
 // addBlock adds a block reason: a reason without conditions replaces the
@@ -252,24 +272,30 @@ func subset[T comparable](a, b []T) bool {
 	return true
 }
 
-// BlockAt returns the first of s's block reasons that can hold at a call in
-// fn with the given arguments (the callee's parameters in order) and, for a
-// closure, bindings (its captured values), or nil. A reason that surely
-// blocks comes before a join (Reason.Join).
+// BlockAt returns the nearest (see nearer) of s's block reasons that can
+// hold at a call in fn with the given arguments (the callee's parameters in
+// order) and, for a closure, bindings (its captured values), or nil. A
+// reason that surely blocks comes before a join (Reason.Join).
 func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
 	if s == nil {
 		return nil
 	}
-	var join *Reason
+	var join, best *Reason
 	for _, b := range s.Blocks {
 		if ok, _, _ := condsHold(fn, b.When, args, bindings); ok {
 			if !b.Join {
-				return b
+				if nearer(b, best) {
+					best = b
+				}
+				continue
 			}
 			if join == nil {
 				join = b
 			}
 		}
+	}
+	if best != nil {
+		return best
 	}
 	return join
 }

@@ -239,3 +239,22 @@ func TestNearestReason(t *testing.T) {
 		t.Fatalf("a weaker reason replaced a stronger one: %v", s.Blocks)
 	}
 }
+
+// TestNearestApplicable checks that, of the reasons that can apply at a
+// call (under conditions the call does not decide), the proven one with
+// the shortest chain explains it, whatever order the summary holds them
+// in.
+func TestNearestApplicable(t *testing.T) {
+	deep := &Reason{Kind: "file", Chain: []string{"NewWriteClient", "sigv4.New", "config.Load", "loadIni", "os.Open"},
+		When: []lockstate.Cond{{Param: 0, Path: ".SigV4", Nil: true, Value: false}}}
+	near := &Reason{Kind: "file", Chain: []string{"NewWriteClient", "azuread.New", "os.ReadFile"},
+		When: []lockstate.Cond{{Param: 0, Path: ".AzureAD", Nil: true, Value: false}}}
+	plausible := &Reason{Kind: "net", Chain: []string{"NewWriteClient", "net.Listen"}, Plausible: "a host name"}
+	s := &Summary{Blocks: []*Reason{plausible, deep, near}}
+	if got := s.AnyBlock(); got != near {
+		t.Errorf("AnyBlock = %v, want the nearer proven reason", got)
+	}
+	if got := BlockAt(s, nil, nil, nil); got != near {
+		t.Errorf("BlockAt with undecided conditions = %v, want the nearer proven reason", got)
+	}
+}

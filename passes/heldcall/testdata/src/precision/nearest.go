@@ -50,3 +50,42 @@ func (w *remoteWriter) ApplyConfigUnlocked(sign *signerConfig, keyFile string) e
 	w.clients++
 	return err
 }
+
+// A client built under different options: each option loads its
+// credentials at a different depth. Both can run, and the finding names
+// the nearer read.
+
+type clientConfig struct {
+	signer  *signerConfig
+	keyFile *string
+}
+
+func newClient(conf *clientConfig) error {
+	if conf.signer != nil {
+		if _, err := newSigner(conf.signer); err != nil {
+			return err
+		}
+	}
+	if conf.keyFile != nil {
+		if _, err := loadKey(*conf.keyFile); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *remoteWriter) Reconfigure(conf *clientConfig) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.clients++
+	return newClient(conf) // want `w.mu held across call of newClient, which blocks: newClient -> loadKey -> os.ReadFile \(locked at nearest.go:\d+, released by defer\)`
+}
+
+// ReconfigureUnlocked builds the client before it takes the lock.
+func (w *remoteWriter) ReconfigureUnlocked(conf *clientConfig) error {
+	err := newClient(conf)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.clients++
+	return err
+}
