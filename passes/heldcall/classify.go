@@ -90,8 +90,14 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	case lockstate.Acquire, lockstate.Release, lockstate.TryAcq:
 		return nil // nested locking is lockorder's and shardlock's business
 	case lockstate.CondWait:
-		// Wait releases the Cond's L: only other locks stay held.
-		l := c.res.CondLock(f.Flow.IDOf(op.Recv).Class)
+		// Wait releases the Cond's L: only other locks stay held. A
+		// lock taken through this very Cond's L (c.cond.L.Lock()) is
+		// that L, whatever the class of what L was set to.
+		cond := f.Flow.IDOf(op.Recv)
+		if cond.Key != "" {
+			held = withoutKey(held, cond.Key+".L")
+		}
+		l := c.res.CondLock(cond.Class)
 		if l == "" {
 			return nil
 		}
@@ -418,6 +424,17 @@ func (c *checker) joinHeld(instr ssa.Instruction, held []lockstate.Held) []locks
 		return summary.JoinBlocked(held, takes)
 	}
 	return held
+}
+
+// withoutKey returns held without the lock instance key.
+func withoutKey(held []lockstate.Held, key string) []lockstate.Held {
+	var out []lockstate.Held
+	for _, h := range held {
+		if h.Key != key {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 func without(held []lockstate.Held, class string) []lockstate.Held {
