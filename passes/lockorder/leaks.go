@@ -292,7 +292,8 @@ func (c *checker) typeDoc(pos token.Pos) string {
 // explainedByResults reports whether the returns that keep the lock
 // return success (nil error, true) and those that release it failure (an
 // error, false) in one result: the result tells the caller that it now
-// holds the lock, as with a conditional lock function. Holding it on the
+// holds the lock, as with a conditional lock function; or return the lock
+// itself, or its Unlock, for the caller to release. Holding it on the
 // failure path instead is the classic leak: an error path that forgets the
 // Unlock.
 func (c *checker) explainedByResults(f *summary.Func, e *leakExits) bool {
@@ -317,7 +318,23 @@ func (c *checker) explainedByResults(f *summary.Func, e *leakExits) bool {
 			}
 		}
 	}
-	return false
+	// Every return that keeps the lock hands it to the caller (lock
+	// *sync.Mutex = &c.rlock): the caller unlocks what it is given.
+	if e.first.Key == "" {
+		return false
+	}
+	for _, ex := range e.held {
+		handed := false
+		for i := range ex.ret.Results {
+			if f.Flow.IDOf(ex.result(i)).Key == e.first.Key {
+				handed = true
+			}
+		}
+		if !handed {
+			return false
+		}
+	}
+	return true
 }
 
 func isBool(t types.Type) bool {
