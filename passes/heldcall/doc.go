@@ -66,7 +66,11 @@
 // callee that calls it (once.Do(s.load), a helper given a closure or a
 // method value) is judged by what it does. An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
-// unexported method) is resolved to its implementations. Function summaries
+// unexported method) is resolved to its implementations. The exported
+// fields of an unexported struct that the exported API never hands out,
+// and values of an unexported func type the API never takes in (an
+// option func), can only be set by the package: they are resolved through
+// its own stores and conversions. Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object. A branch taken only when an
@@ -87,13 +91,24 @@
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild, a WaitGroup.Wait for
-// goroutines that only compute. It is reported only under a lock the
-// workers take, where it deadlocks. A send right after a non-blocking
+// goroutines that only compute. A closer that finds a stream already
+// claimed and waits for the first closer to finish (if already done,
+// <-s.done) joins that closer. It is reported only under a lock the
+// workers take, where it deadlocks. A receive that a dominating branch
+// shows ready does not wait: the tick of a timer whose Stop reported
+// false (if !t.Stop() { <-t.C }), a value after len(ch) > 0. A send on a
+// slot taken out of a waiter list whose every slot the package made with
+// a capacity is a hand-off. A send right after a non-blocking
 // receive emptied the same channel (a latest-value mailbox) and a send on
 // the channel a Prometheus registry hands Collect are hand-offs. What
 // blocks on a path that can only end in a panic or an exit (os.Exit,
 // log.Fatal, a fatal-error helper of the program) is not reported: it
 // happens on the way to a crash.
+//
+// When several reasons can apply at a call (a constructor that loads
+// credentials at different depths for different options), the finding
+// names the nearest: a proven reason before a plausible one, then the
+// shortest chain.
 //
 // Each finding has a confidence. A warning is proven: the operation blocks
 // directly or through a chain whose every step is resolved, or the func
@@ -101,8 +116,9 @@
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
 // func value the package does not decide, or one whose type names a type
-// of an internal package, which only the module can write), or a lock
-// that guards nothing
+// of an internal package, which only the module can write), binding or
+// resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
+// asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
 // conn.Write, where conn is set before the object is shared). The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
