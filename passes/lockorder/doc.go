@@ -68,8 +68,10 @@
 //     whose name says it deals in locks (lockX, tryLock, xLocked), one
 //     whose doc or receiver type's doc says so ("returns with mu held",
 //     "the caller must unlock", "owns the lock until Close releases it"),
-//     and one whose result tells the caller it holds the lock (nil error
-//     or true with it held, an error or false without), nor a return a
+//     one whose result tells the caller it holds the lock (nil error
+//     or true with it held, an error or false without), and one that
+//     returns the lock it keeps (lock = &c.rlock) or its Unlock for the
+//     caller to release, nor a return a
 //     closure the function defers may release the lock at (defer func()
 //     { if !unlocked { mu.Unlock() } }()). A return reached along
 //     paths that disagree is judged along each: a break that leaves the
