@@ -21,7 +21,11 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 	switch instr := instr.(type) {
 	case *ssa.Send:
 		r, h, cycle := c.sendCycle(f, instr, held)
-		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) && !cycle {
+		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) &&
+			(!cycle || c.res.FinalSend(f.Fn, instr)) {
+			// A buffered send waits only for a full buffer, and a
+			// channel whose every send is followed by its close never
+			// fills: a receiver that needs the lock cannot hold it up.
 			return nil
 		}
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {

@@ -37,7 +37,8 @@
 //     channel in the package takes the held lock before it receives
 //     again (a background loop that receives, then locks): once the
 //     buffer is full the two wait for each other, and the finding names
-//     the receiver. A receive whose sender or closer in the package takes
+//     the receiver. A channel whose every send is followed at once by its
+//     close (a waiter's one result) never fills. A receive whose sender or closer in the package takes
 //     the held lock first (a shutdown that waits for a loop's done channel
 //     with the lock the loop needs) names that sender or closer. A select
 //     of one case is reported at the select. A receive from a context's

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -233,6 +234,50 @@ func madeBuffered(v ssa.Value, depth int) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// FinalSend reports whether a send of fn is the last value its channel
+// ever gets: every send on the channel is followed at once by a close of
+// the same channel (w.result <- r; close(w.result)). On a channel made
+// with a capacity such a send never waits, whoever receives: each channel
+// gets one value.
+func (r *Result) FinalSend(fn *ssa.Function, send *ssa.Send) bool {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	k := r.a.chanKeyOf(fn, send.Chan)
+	if k == nil {
+		return false
+	}
+	sends := 0
+	for _, o := range r.a.joins().signals[k] {
+		if s, ok := o.(*ssa.Send); ok {
+			if !closedRightAfter(s) {
+				return false
+			}
+			sends++
+		}
+	}
+	return sends > 0
+}
+
+// closedRightAfter reports whether the next call or channel operation
+// after send in its block closes the channel it sent on.
+func closedRightAfter(send *ssa.Send) bool {
+	instrs := send.Block().Instrs
+	for _, instr := range instrs[slices.Index(instrs, ssa.Instruction(send))+1:] {
+		switch x := instr.(type) {
+		case *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Defer:
+			return false
+		case *ssa.UnOp:
+			if x.Op == token.ARROW {
+				return false
+			}
+		case *ssa.Call:
+			b, ok := x.Call.Value.(*ssa.Builtin)
+			return ok && b.Name() == "close" && len(x.Call.Args) == 1 && sameInstance(x.Call.Args[0], send.Chan)
+		}
 	}
 	return false
 }
