@@ -252,6 +252,9 @@ func (r *Result) FinalSend(fn *ssa.Function, send *ssa.Send) bool {
 	}
 	sends := 0
 	for _, o := range r.a.joins().signals[k] {
+		if inTestFile(fn.Prog.Fset, o.Pos()) {
+			continue // a test's own send does not decide what production code does
+		}
 		if s, ok := o.(*ssa.Send); ok {
 			if !closedRightAfter(s) {
 				return false
