@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Fetch the lock-heavy modules of docs/measurements.md from the module
 # proxy into DIR (default /tmp/lockaudit-corpus), writable, built once so
-# that go vet has export data: the four of every round, and the four the
+# that go vet has export data: the four of every round, the four the
 # engine was first run on in r7 and r8 (run.sh takes them with
-# MODS="syncthing badger grpc raft"). Usage: docs/measure/setup.sh [DIR]
+# MODS="syncthing badger grpc raft"), and the six of r9 and r10
+# (MODS="sarama natsgo quic memberlist kafkago goredis").
+# Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 dir=${1:-/tmp/lockaudit-corpus}
 mkdir -p "$dir"
@@ -23,17 +25,26 @@ fetch syncthing github.com/syncthing/syncthing v1.30.0
 fetch badger github.com/dgraph-io/badger/v4 v4.9.6
 fetch grpc google.golang.org/grpc v1.85.0
 fetch raft github.com/hashicorp/raft v1.8.0
+fetch sarama github.com/IBM/sarama v1.61.1
+fetch natsgo github.com/nats-io/nats.go v1.55.0
+fetch quic github.com/quic-go/quic-go v0.65.0
+fetch memberlist github.com/hashicorp/memberlist v0.7.0
+fetch kafkago github.com/segmentio/kafka-go v0.4.51
+fetch goredis github.com/redis/go-redis/v9 v9.23.0
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
+# nats.go's go.mod lacks its encoders' protobuf requirement.
+(cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-for m in etcd nats prom pebble syncthing badger grpc raft; do
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis"
+for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
 # Syncthing's lib/api needs generated assets: it and its importers are
 # reported as errors, the other packages are analysed.
-for m in etcd nats prom pebble syncthing badger grpc raft; do
+for m in $mods; do
 	(cd "$dir/$m" && go mod download && go build ./... && go vet -vettool=/bin/true ./... 2>/dev/null || true)
 done
 echo "corpus ready in $dir"
