@@ -432,19 +432,19 @@ func (c *checker) joinHeld(instr ssa.Instruction, held []lockstate.Held) []locks
 
 // withoutKey returns held without the lock instance key.
 func withoutKey(held []lockstate.Held, key string) []lockstate.Held {
-	var out []lockstate.Held
-	for _, h := range held {
-		if h.Key != key {
-			out = append(out, h)
-		}
-	}
-	return out
+	return heldExcept(held, func(h lockstate.Held) bool { return h.Key == key })
 }
 
+// without returns held without the locks of class.
 func without(held []lockstate.Held, class string) []lockstate.Held {
+	return heldExcept(held, func(h lockstate.Held) bool { return h.Class == class })
+}
+
+// heldExcept returns a new slice of the held locks drop does not match.
+func heldExcept(held []lockstate.Held, drop func(lockstate.Held) bool) []lockstate.Held {
 	var out []lockstate.Held
 	for _, h := range held {
-		if h.Class != class {
+		if !drop(h) {
 			out = append(out, h)
 		}
 	}

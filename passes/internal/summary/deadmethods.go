@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"iter"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -88,38 +89,50 @@ func (a *analyzer) deadMethods() map[*ssa.Function]bool {
 // embedding them hides with a method of the same name.
 func (a *analyzer) hiddenMethods() map[*types.Func]bool {
 	out := map[*types.Func]bool{}
-	scope := a.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok {
+	outers := map[*types.TypeName]*types.MethodSet{} // built for the types that embed one of the package's
+	for tn, inner := range embeddings(a.pass.Pkg.Scope()) {
+		if inner.Obj().Pkg() != a.pass.Pkg {
 			continue
 		}
-		st, ok := tn.Type().Underlying().(*types.Struct)
-		if !ok {
-			continue
+		outer := outers[tn]
+		if outer == nil {
+			outer = types.NewMethodSet(types.NewPointer(tn.Type()))
+			outers[tn] = outer
 		}
-		var outer *types.MethodSet // built for the types that embed one of the package's
-		for i := range st.NumFields() {
-			f := st.Field(i)
-			if !f.Embedded() {
-				continue
-			}
-			inner := namedPointee(f.Type())
-			if inner == nil || inner.Obj().Pkg() != a.pass.Pkg {
-				continue
-			}
-			if outer == nil {
-				outer = types.NewMethodSet(types.NewPointer(tn.Type()))
-			}
-			for j := range inner.NumMethods() {
-				m := inner.Method(j)
-				if sel := outer.Lookup(m.Pkg(), m.Name()); sel != nil && sel.Obj() != m {
-					out[m] = true
-				}
+		for j := range inner.NumMethods() {
+			m := inner.Method(j)
+			if sel := outer.Lookup(m.Pkg(), m.Name()); sel != nil && sel.Obj() != m {
+				out[m] = true
 			}
 		}
 	}
 	return out
+}
+
+// embeddings yields, for each struct type declared in scope, the named
+// types its embedded fields name (T or *T).
+func embeddings(scope *types.Scope) iter.Seq2[*types.TypeName, *types.Named] {
+	return func(yield func(*types.TypeName, *types.Named) bool) {
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			st, ok := tn.Type().Underlying().(*types.Struct)
+			if !ok {
+				continue
+			}
+			for i := range st.NumFields() {
+				f := st.Field(i)
+				if !f.Embedded() {
+					continue
+				}
+				if inner := namedPointee(f.Type()); inner != nil && !yield(tn, inner) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // methodSetLive marks live the methods that the method sets of t and *t

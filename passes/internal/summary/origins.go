@@ -525,31 +525,9 @@ func (a *analyzer) embeddedOutward(obj *types.TypeName, seen map[*types.TypeName
 		return false
 	}
 	seen[obj] = true
-	scope := a.pkg.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok {
-			continue
-		}
-		st, ok := tn.Type().Underlying().(*types.Struct)
-		if !ok {
-			continue
-		}
-		for i := range st.NumFields() {
-			f := st.Field(i)
-			if !f.Anonymous() {
-				continue
-			}
-			ft := f.Type()
-			if p, ok := ft.(*types.Pointer); ok {
-				ft = p.Elem()
-			}
-			if en, ok := types.Unalias(ft).(*types.Named); !ok || en.Obj() != obj {
-				continue
-			}
-			if tn.Exported() || a.embeddedOutward(tn, seen) {
-				return true
-			}
+	for tn, inner := range embeddings(a.pkg.Pkg.Scope()) {
+		if inner.Obj() == obj && (tn.Exported() || a.embeddedOutward(tn, seen)) {
+			return true
 		}
 	}
 	return false
