@@ -148,6 +148,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	name := c.calleeName(callee)
 	if obj := summary.FuncObject(callee); obj != nil {
+		if summary.StandardStreamWrite(obj, args) {
+			return nil // printing, like logging
+		}
 		if kind, ok := cat.Direct(obj); ok {
 			return &finding{category: kind, what: "call of " + name, held: held}
 		}

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -63,6 +64,14 @@ func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reaso
 
 // standardStream reports whether v is os.Stdout or os.Stderr (possibly
 // converted to an interface): fmt.Printf and friends print there.
+// StandardStreamWrite reports whether a call of fn with the arguments args
+// (the receiver first) writes to os.Stdout or os.Stderr: printing, which
+// is accepted under a lock like logging.
+func StandardStreamWrite(fn *types.Func, args []ssa.Value) bool {
+	return fn != nil && len(args) > 0 && args[0] != nil && strings.HasPrefix(fn.Name(), "Write") &&
+		fn.Pkg() != nil && fn.Pkg().Path() == "os" && standardStream(args[0])
+}
+
 func standardStream(v ssa.Value) bool {
 	u, ok := unbox(v).(*ssa.UnOp)
 	if !ok {

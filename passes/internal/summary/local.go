@@ -251,6 +251,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {
+		if StandardStreamWrite(obj, args) {
+			return // printing, like logging
+		}
 		if kind, ok := a.cat.Blocking(obj); ok {
 			setBlock(kind, FuncName(obj, nil), "")
 			return
