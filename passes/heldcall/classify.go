@@ -22,10 +22,11 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 	case *ssa.Send:
 		r, h, cycle := c.sendCycle(f, instr, held)
 		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) &&
-			(!cycle || c.res.FinalSend(f.Fn, instr)) {
-			// A buffered send waits only for a full buffer, and a
-			// channel whose every send is followed by its close never
-			// fills: a receiver that needs the lock cannot hold it up.
+			(!cycle || c.res.FinalSend(f.Fn, instr) || summary.TokenReturn(instr)) {
+			// A buffered send waits only for a full buffer; a channel
+			// whose every send is followed by its close never fills,
+			// and a token put back goes into the slot its own receive
+			// freed: a receiver that needs the lock cannot hold it up.
 			return nil
 		}
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {

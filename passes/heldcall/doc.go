@@ -38,7 +38,9 @@
 //     again (a background loop that receives, then locks): once the
 //     buffer is full the two wait for each other, and the finding names
 //     the receiver. A channel whose every send is followed at once by its
-//     close (a waiter's one result) never fills. A receive whose sender or closer in the package takes
+//     close (a waiter's one result) never fills, and a token put back into
+//     a channel used as a lock (<-w.comms ... w.comms <- token) goes into
+//     the slot its own receive freed. A receive whose sender or closer in the package takes
 //     the held lock first (a shutdown that waits for a loop's done channel
 //     with the lock the loop needs) names that sender or closer. A select
 //     of one case is reported at the select. A receive from a context's

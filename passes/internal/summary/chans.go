@@ -284,3 +284,30 @@ func closedRightAfter(send *ssa.Send) bool {
 	}
 	return false
 }
+
+// TokenReturn reports whether send puts back what the function took from
+// the same channel before it on every path, with no send on it between
+// (<-w.comms ... w.comms <- token): a channel used as a lock, whose holder
+// returns the one token it took, into the slot its own receive freed.
+func TokenReturn(send *ssa.Send) bool {
+	b := send.Block()
+	for _, dom := range dominators(b) {
+		instrs := dom.Instrs
+		if dom == b {
+			instrs = instrs[:slices.Index(instrs, ssa.Instruction(send))]
+		}
+		for i := len(instrs) - 1; i >= 0; i-- {
+			switch x := instrs[i].(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && sameInstance(x.X, send.Chan) {
+					return true
+				}
+			case *ssa.Send:
+				if sameInstance(x.Chan, send.Chan) {
+					return false
+				}
+			}
+		}
+	}
+	return false
+}
