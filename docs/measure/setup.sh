@@ -3,8 +3,9 @@
 # proxy into DIR (default /tmp/lockaudit-corpus), writable, built once so
 # that go vet has export data: the four of every round, the four the
 # engine was first run on in r7 and r8 (run.sh takes them with
-# MODS="syncthing badger grpc raft"), and the six of r9 and r10
-# (MODS="sarama natsgo quic memberlist kafkago goredis").
+# MODS="syncthing badger grpc raft"), and the ten of r9 to r12
+# (MODS="sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy
+# geth").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 dir=${1:-/tmp/lockaudit-corpus}
@@ -31,6 +32,10 @@ fetch quic github.com/quic-go/quic-go v0.65.0
 fetch memberlist github.com/hashicorp/memberlist v0.7.0
 fetch kafkago github.com/segmentio/kafka-go v0.4.51
 fetch goredis github.com/redis/go-redis/v9 v9.23.0
+fetch pgx github.com/jackc/pgx/v5 v5.12.0
+fetch miniogo github.com/minio/minio-go/v7 v7.4.1
+fetch caddy github.com/caddyserver/caddy/v2 v2.11.9
+fetch geth github.com/ethereum/go-ethereum v1.17.10
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -38,7 +43,7 @@ fetch goredis github.com/redis/go-redis/v9 v9.23.0
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
