@@ -35,6 +35,7 @@ var corpus = []string{
 	"suppress",
 	"storeclient",
 	"crosspkg",
+	"tokenclient",
 	"regressions",
 	"idioms",
 	"precision",

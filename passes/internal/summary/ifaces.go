@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -173,7 +174,9 @@ func (a *analyzer) visibleTypes() []*types.Named {
 }
 
 // visiblePackages returns this package and every package it imports,
-// directly or not.
+// directly or not. go vet analyses a package with its tests: the packages
+// only its _test.go files import (test helpers and their fakes) are left
+// out, since they are not what the program runs.
 func (a *analyzer) visiblePackages() []*types.Package {
 	if a.visible != nil {
 		return a.visible
@@ -190,8 +193,45 @@ func (a *analyzer) visiblePackages() []*types.Package {
 			walk(q)
 		}
 	}
-	walk(a.pkg.Pkg)
+	root := a.pkg.Pkg
+	seen[root] = true
+	a.visible = append(a.visible, root)
+	prod := a.productionImports()
+	for _, q := range root.Imports() {
+		if prod == nil || prod[unvendored(q.Path())] {
+			walk(q)
+		}
+	}
 	return a.visible
+}
+
+// unvendored returns the import path a vendored package is imported by
+// (std's vendor/golang.org/x/net/... is imported as golang.org/x/net/...).
+func unvendored(path string) string {
+	if i := strings.LastIndex(path, "vendor/"); i == 0 || i > 0 && path[i-1] == '/' {
+		return path[i+len("vendor/"):]
+	}
+	return path
+}
+
+// productionImports returns the import paths of the package's non-test
+// files, or nil when all its files are tests (an external test package).
+func (a *analyzer) productionImports() map[string]bool {
+	var prod map[string]bool
+	for _, f := range a.pass.Files {
+		if inTestFile(a.pass.Fset, f.Pos()) {
+			continue
+		}
+		if prod == nil {
+			prod = map[string]bool{}
+		}
+		for _, spec := range f.Imports {
+			if path, err := strconv.Unquote(spec.Path.Value); err == nil {
+				prod[path] = true
+			}
+		}
+	}
+	return prod
 }
 
 // SummaryOfMethod returns the summary of a concrete method, of this package
