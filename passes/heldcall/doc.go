@@ -69,7 +69,9 @@
 // callee that calls it (once.Do(s.load), a helper given a closure or a
 // method value) is judged by what it does. An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
-// unexported method) is resolved to its implementations. The exported
+// unexported method) is resolved to its implementations in the program:
+// the package and what its non-test files import, not the helpers only
+// its tests import. The exported
 // fields of an unexported struct that the exported API never hands out,
 // and values of an unexported func type the API never takes in (an
 // option func), can only be set by the package: they are resolved through
