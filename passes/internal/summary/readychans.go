@@ -35,21 +35,24 @@ func (r *Result) ReadyRecv(f *Func, recv *ssa.UnOp) bool {
 	if guardedRecv(recv) {
 		return true
 	}
-	if f == nil || f.Flow == nil || recv.Op != token.ARROW || doneCtx(recv.X) == nil {
+	if f == nil || f.Flow == nil {
 		return false
 	}
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
-	return r.a.readyRecv(f.Fn, f.Flow, recv)
+	return r.a.doneReady(f.Fn, f.Flow, recv)
 }
 
 // readyRecv is ReadyRecv for the analyzer's own use (a.mu not held, or
-// held by the caller). The ready receives of a function are computed on
-// first use.
+// held by the caller).
 func (a *analyzer) readyRecv(fn *ssa.Function, flow *lockstate.Result, recv *ssa.UnOp) bool {
-	if guardedRecv(recv) {
-		return true
-	}
+	return guardedRecv(recv) || a.doneReady(fn, flow, recv)
+}
+
+// doneReady reports whether recv takes from the Done channel of a context
+// done on every path to it. The ready receives of a function are computed
+// on first use.
+func (a *analyzer) doneReady(fn *ssa.Function, flow *lockstate.Result, recv *ssa.UnOp) bool {
 	if recv.Op != token.ARROW || doneCtx(recv.X) == nil {
 		return false
 	}
