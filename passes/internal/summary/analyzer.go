@@ -114,7 +114,7 @@ type analyzer struct {
 	buffered  map[string]bool
 	fields    *fieldValues
 	srcFuncs  []*ssa.Function
-	index     *pkgIndex            // built on first use
+	index     *pkgIndex            // built on first use: read it through indexed
 	origins   map[ssa.Value]Origin // memoised FuncOrigin results
 	guards    map[*ssa.Function]*guards
 	guarding  map[string]bool // lock classes that guard state, see GuardsState

@@ -116,5 +116,5 @@ func (a *analyzer) callableOutside(fn *ssa.Function) bool {
 		return true
 	}
 	n = n.Origin()
-	return a.inAPI(n, false) || a.index.boxed[n]
+	return a.inAPI(n, false) || a.indexed().boxed[n]
 }

@@ -180,9 +180,6 @@ func (r *Result) BufferedElemSend(fn *ssa.Function, ch ssa.Value) bool {
 }
 
 func (a *analyzer) bufferedElem(fn *ssa.Function, ch ssa.Value) bool {
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
 	var c ssa.Value // the container ch is taken out of
 	switch v := stripConv(ch).(type) {
 	case *ssa.UnOp:

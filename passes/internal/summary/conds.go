@@ -90,12 +90,9 @@ func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string 
 	if !ok || depth > 4 || fn.Parent() != nil {
 		return ""
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
 	i := indexOf(fn.Params, p)
 	class := ""
-	for _, cs := range a.index.calls[declaredFn(fn)] {
+	for _, cs := range a.indexed().calls[declaredFn(fn)] {
 		if i < 0 || i >= len(cs.call.Args) {
 			return ""
 		}

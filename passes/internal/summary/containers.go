@@ -105,7 +105,7 @@ func (a *analyzer) fieldContainer(f *types.Var) ([]ssa.Value, Origin) {
 		return nil, leak
 	}
 	var roots []ssa.Value
-	for _, fa := range a.index.fieldAddrs[f] {
+	for _, fa := range a.indexed().fieldAddrs[f] {
 		roots = append(roots, fa)
 	}
 	return roots, leak
@@ -256,10 +256,7 @@ func (a *analyzer) fixedContainer(f *types.Var) bool {
 	if f.Pkg() != a.pkg.Pkg {
 		return false // set where this package cannot see
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	for _, s := range a.index.fieldStores[f] {
+	for _, s := range a.indexed().fieldStores[f] {
 		if !freshSlice(s.val) {
 			return false
 		}

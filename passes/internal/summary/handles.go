@@ -113,11 +113,8 @@ func (a *analyzer) operatedField(f *types.Var) bool {
 	if v, ok := a.operated[f]; ok {
 		return v
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
 	found := false
-	for _, fa := range a.index.fieldAddrs[f] {
+	for _, fa := range a.indexed().fieldAddrs[f] {
 		for _, r := range *fa.Referrers() {
 			if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && a.usedByOp(load) {
 				found = true

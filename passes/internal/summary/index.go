@@ -41,6 +41,14 @@ type pkgIndex struct {
 	boxed map[*types.Named]bool
 }
 
+// indexed returns the package's index, built on first use.
+func (a *analyzer) indexed() *pkgIndex {
+	if a.index == nil {
+		a.index = buildIndex(a.pkg, a.srcFuncs)
+	}
+	return a.index
+}
+
 // buildIndex scans funcs and the package initialiser (which holds the
 // package-level variables' initial values).
 func buildIndex(pkg *ssa.Package, funcs []*ssa.Function) *pkgIndex {
@@ -193,16 +201,13 @@ func inTestFile(fset *token.FileSet, pos token.Pos) bool {
 // neither uses it as a value nor calls it through an interface. It
 // returns nil otherwise, or when nothing calls it.
 func (a *analyzer) directCalls(fn *ssa.Function) []callSite {
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	if a.callableOutside(fn) || a.index.escapes[fn] {
+	if a.callableOutside(fn) || a.indexed().escapes[fn] {
 		return nil
 	}
-	if obj := FuncObject(fn); obj != nil && a.index.invoked[obj] {
+	if obj := FuncObject(fn); obj != nil && a.indexed().invoked[obj] {
 		return nil
 	}
-	return a.index.calls[fn]
+	return a.indexed().calls[fn]
 }
 
 // eachFieldStore calls store for each store into field f in the package's
@@ -211,10 +216,7 @@ func (a *analyzer) directCalls(fn *ssa.Function) []callSite {
 // it (handed to a call, kept: the field can change out of sight) or when
 // store returns false.
 func (a *analyzer) eachFieldStore(f *types.Var, store func(fa *ssa.FieldAddr, st *ssa.Store) bool) bool {
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
-	for _, fa := range a.index.fieldAddrs[f] {
+	for _, fa := range a.indexed().fieldAddrs[f] {
 		for _, ref := range *fa.Referrers() {
 			switch ref := ref.(type) {
 			case *ssa.UnOp:

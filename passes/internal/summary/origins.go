@@ -75,9 +75,6 @@ func (a *analyzer) origin(fn *ssa.Function, v ssa.Value, depth int) Origin {
 	if depth > maxOriginDepth {
 		return Origin{Unknown: "a value passed through many steps"}
 	}
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
 	if o, ok := a.origins[v]; ok {
 		return o
 	}
@@ -249,7 +246,7 @@ func (a *analyzer) globalOrigin(g *ssa.Global, depth int) Origin {
 		return Origin{Unknown: "variable " + g.Name() + " of another package"}
 	}
 	var o Origin
-	for _, s := range a.index.globalStores[g] {
+	for _, s := range a.indexed().globalStores[g] {
 		o.merge(a.origin(s.fn, s.val, depth))
 	}
 	if obj != nil && obj.Exported() {
@@ -283,7 +280,7 @@ func (a *analyzer) fieldOrigin(f *types.Var, sealed bool, depth int) Origin {
 		}
 		return o
 	}
-	stores := a.index.fieldStores[f]
+	stores := a.indexed().fieldStores[f]
 	for _, s := range stores {
 		o.merge(a.origin(s.fn, s.val, depth))
 	}
@@ -324,16 +321,16 @@ func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Or
 		}
 		return Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
 	}
-	if a.index.escapes[decl] {
+	if a.indexed().escapes[decl] {
 		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which is also called indirectly"}
 	}
-	if obj := FuncObject(decl); obj != nil && a.index.invoked[obj] {
+	if obj := FuncObject(decl); obj != nil && a.indexed().invoked[obj] {
 		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which is also called through an interface"}
 	}
 	if fn.Parent() == nil && a.funcs[decl] == nil {
 		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg)}
 	}
-	calls := a.index.calls[decl]
+	calls := a.indexed().calls[decl]
 	if len(calls) == 0 {
 		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which the package never calls"}
 	}

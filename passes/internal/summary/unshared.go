@@ -148,9 +148,6 @@ type paramFacts struct {
 // contradicted.
 func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 	a.freshResults = freshResults(funcs)
-	if a.index == nil {
-		a.index = buildIndex(a.pkg, a.srcFuncs)
-	}
 	for mode := range nModes {
 		a.params[mode] = a.nonLeakingParams(funcs, mode)
 		a.unsharedParams[mode] = a.unsharedAtEntry(funcs, mode)
@@ -216,7 +213,7 @@ func (a *analyzer) unsharedAtEntry(funcs []*ssa.Function, mode escapeMode) map[*
 				if !ok {
 					continue
 				}
-				for _, cs := range a.index.calls[fn] {
+				for _, cs := range a.indexed().calls[fn] {
 					if !a.unsharedArg(cs, i, mode) {
 						flags[i], changed = false, true
 						break
