@@ -285,11 +285,15 @@ func (c *checker) classifyInvoke(f *summary.Func, call *ssa.CallCommon, held []l
 // it can also be code the package does not decide.
 func (c *checker) funcValue(f *summary.Func, v ssa.Value, what string, held []lockstate.Held) *finding {
 	o := c.res.FuncOrigin(f.Fn, v)
-	if o.Supplied != "" {
+	computes := o.Supplied != "" && summary.Computes(v.Type())
+	if o.Supplied != "" && !computes {
 		return &finding{category: "callback", what: what, held: held}
 	}
 	if fd := c.firstBlocking(o.Targets, what, held); fd != nil {
 		return fd
+	}
+	if computes {
+		return &finding{category: "callback", what: what, held: held, level: confidence.Note, why: summary.ComputesWhy(v.Type())}
 	}
 	if o.Unknown != "" {
 		return &finding{category: "callback", what: what, held: held, level: confidence.Note, why: "the func value can be " + o.Unknown}

@@ -226,6 +226,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 		r := &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
 		switch {
+		case o.Supplied != "" && Computes(c.Value.Type()):
+			r.Plausible = ComputesWhy(c.Value.Type())
+			l.setCallback(r)
 		case o.Supplied != "":
 			l.setCallback(r)
 		case o.Unknown != "":

@@ -1,0 +1,63 @@
+package summary
+
+import (
+	"go/types"
+)
+
+// Computes reports whether values of the func type t compute a number from
+// plain data: every parameter is data (a number, a string, a bool, or a
+// slice, array or map of data) and every result is a number. Such a
+// function is a size, a hash, a cost or a comparison (a cache's sizer, a
+// postings label sizer, a weigher): whoever supplies it writes a
+// calculation, not a hook that does I/O or waits for another goroutine, so
+// a call of one that the package's callers supply is only a plausible
+// callback. A result of any other type (an error, an interface, nothing at
+// all as for a queued job) keeps the call a proven one.
+func Computes(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 || sig.TypeParams().Len() > 0 {
+		return false
+	}
+	for v := range sig.Results().Variables() {
+		if !number(v.Type()) {
+			return false
+		}
+	}
+	for v := range sig.Params().Variables() {
+		if !plainData(v.Type(), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// ComputesWhy is the reason a call of a func value that Computes is only
+// plausible.
+func ComputesWhy(t types.Type) string {
+	return "a func value of type " + types.TypeString(t.Underlying(), func(*types.Package) string { return "" }) + " computes a number"
+}
+
+func number(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
+}
+
+// plainData reports whether t holds only data: basic values and slices,
+// arrays and maps of them (no pointer, func, channel or interface through
+// which the callee could reach shared state).
+func plainData(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer && u.Kind() != types.Uintptr
+	case *types.Slice:
+		return plainData(u.Elem(), depth+1)
+	case *types.Array:
+		return plainData(u.Elem(), depth+1)
+	case *types.Map:
+		return plainData(u.Key(), depth+1) && plainData(u.Elem(), depth+1)
+	}
+	return false
+}
