@@ -68,6 +68,9 @@ func (c *checker) exportEdges() {
 		if e.from.Class == "" || e.to.Class == "" || e.from.Class == e.to.Class {
 			continue
 		}
+		if c.inTest(e.pos) {
+			continue // a test's orders are not the package's, for its importers
+		}
 		ce := classEdge{From: e.from.Class, To: e.to.Class, FromRead: e.from.Mode == lockstate.Read, ToRead: e.toMode == lockstate.Read,
 			Where: c.pass.Pkg.Path() + " " + srcname.At(c.pass.Fset, e.pos), Related: e.related}
 		k := edgeKey{ce.From, ce.To, ce.FromRead, ce.ToRead, ce.Where, ce.Related}
