@@ -85,11 +85,9 @@ func (c *checker) reportCycles() {
 			}
 			// The package's code may keep one order while a test that
 			// reaches into its locks takes the other: the inversion is
-			// the test's, reported there and only there, as a note (it
-			// hangs only if the code runs its order while the test
-			// holds its lock).
-			byTest := c.inTest(e.pos) != c.inTest(other.pos)
-			if byTest && !c.inTest(e.pos) {
+			// the test's, and it is reported there only. The code is
+			// not at fault.
+			if !c.inTest(e.pos) && c.inTest(other.pos) {
 				continue
 			}
 			reported[e.pos] = true
@@ -97,11 +95,7 @@ func (c *checker) reportCycles() {
 			if e.related && other.related {
 				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
 					e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))
-				level, why := confidence.Warning, ""
-				if byTest {
-					level, why = confidence.Note, "the package's own code takes these locks in one order; only this test takes the other"
-				}
-				c.reportCycle(e, msg, c.cyclePaths(e, other), level, why)
+				c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Warning, "")
 				continue
 			}
 			// Known only between the classes: the instances may be
@@ -127,18 +121,18 @@ func (c *checker) reportCycle(e edge, msg string, sites []site, l confidence.Lev
 }
 
 // opposite finds an edge of back that, with e, can deadlock: the two are
-// different acquisitions and not both reads. A related edge, which makes
-// the cycle proven, is preferred, and then one on the same side of the
-// tests as e (both in the package's code, or both in its tests).
+// different acquisitions and not both reads. One on the same side of the
+// tests as e (both in the package's code, or both in its tests) is
+// preferred, and then a related edge, which makes the cycle proven.
 func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
 	var found edge
 	ok := false
 	rank := func(b edge) int {
 		r := 0
-		if b.related {
+		if inTest(b.pos) == inTest(e.pos) {
 			r += 2
 		}
-		if inTest(b.pos) == inTest(e.pos) {
+		if b.related {
 			r++
 		}
 		return r

@@ -5,14 +5,18 @@ import (
 )
 
 // Computes reports whether values of the func type t compute a number from
-// plain data: every parameter is data (a number, a string, a bool, or a
-// slice, array or map of data) and every result is a number. Such a
-// function is a size, a hash, a cost or a comparison (a cache's sizer, a
+// the bytes of a key or a value: every parameter is plain data (a number,
+// a string, a bool, or a slice, array or map of data), one of them is text
+// or bytes (a string, a []byte, a []string), and every result is a number.
+// Such a function is a size, a hash or a weight (a cache's sizer, a
 // postings label sizer, a weigher): whoever supplies it writes a
 // calculation, not a hook that does I/O or waits for another goroutine, so
 // a call of one that the package's callers supply is only a plausible
-// callback. A result of any other type (an error, an interface, nothing at
-// all as for a queued job) keeps the call a proven one.
+// callback. Other shapes stay proven callbacks: a func() int reads some
+// state, often under its owner's lock (memberlist's NumNodes); a function
+// of numbers to a number can be an accountant that commits what it
+// returns (quic-go's send limiter); and a result of any other type (an
+// error, an interface, nothing at all as for a queued job) is a hook.
 func Computes(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
 	if !ok || sig.Results().Len() == 0 || sig.TypeParams().Len() > 0 {
@@ -23,12 +27,33 @@ func Computes(t types.Type) bool {
 			return false
 		}
 	}
+	text := false
 	for v := range sig.Params().Variables() {
 		if !plainData(v.Type(), 0) {
 			return false
 		}
+		text = text || textual(v.Type())
 	}
-	return true
+	return text
+}
+
+// textual reports whether t is a string, or a slice or array of bytes or
+// strings.
+func textual(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		return textual(u.Elem()) || isByte(u.Elem())
+	case *types.Array:
+		return textual(u.Elem()) || isByte(u.Elem())
+	}
+	return false
+}
+
+func isByte(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && (b.Kind() == types.Byte || b.Kind() == types.Rune)
 }
 
 // ComputesWhy is the reason a call of a func value that Computes is only

@@ -86,3 +86,37 @@ func (c *WeighedCache) PutAll(entries map[string][]byte) {
 		c.charge(k, v) // want `c.mu held across call of \(\*WeighedCache\).charge, which calls func value c.weigh \(\(\*WeighedCache\).charge -> func value c.weigh\) \(locked at weigher.go:82, released by defer\) \(plausible: a func value of type func\(key string, val \[\]byte\) int64 computes a number\)`
 	}
 }
+
+// Broadcasts queues gossip, retransmitting each message a number of times
+// that grows with the cluster. NumPeers is the user's hook for the
+// cluster's size: it computes nothing from its arguments (it has none), it
+// reads the membership, often under the membership's own lock.
+type Broadcasts struct {
+	mu       sync.Mutex
+	queue    [][]byte
+	NumPeers func() int
+}
+
+// NextHeld asks for the cluster's size with the queue locked: a hook that
+// takes the membership lock now runs inside the queue's.
+func (b *Broadcasts) NextHeld() (msg []byte, retransmits int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.queue) == 0 {
+		return nil, 0
+	}
+	msg, b.queue = b.queue[0], b.queue[1:]
+	return msg, 3 * b.NumPeers() // want `b.mu held across call of func value b.NumPeers \(locked at weigher.go:103, released by defer\)`
+}
+
+// Next is its twin: it asks before it locks.
+func (b *Broadcasts) Next() (msg []byte, retransmits int) {
+	n := b.NumPeers()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.queue) == 0 {
+		return nil, 0
+	}
+	msg, b.queue = b.queue[0], b.queue[1:]
+	return msg, 3 * n
+}

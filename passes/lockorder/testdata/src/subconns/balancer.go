@@ -33,7 +33,7 @@ func (b *Balancer) NewSubConn() *SubConn {
 
 // UpdateState records a state change and tells the balancer. The package
 // always takes the sub-connection's lock first; only its test inverts it,
-// so the cycle is reported there, as a note.
+// so the cycle is reported there, where the fix goes, and not here.
 func (sc *SubConn) UpdateState(ready bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()

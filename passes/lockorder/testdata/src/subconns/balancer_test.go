@@ -20,7 +20,7 @@ func TestReadyCount(t *testing.T) {
 	defer b.mu.Unlock()
 	ready := 0
 	for _, s := range b.subs {
-		s.mu.Lock() // want `s.mu locked while holding b.mu \(locked at balancer_test.go:19\); the opposite order is taken at balancer.go:45: lock-order inversion \(plausible: the package's own code takes these locks in one order; only this test takes the other\)`
+		s.mu.Lock() // want `s.mu locked while holding b.mu \(locked at balancer_test.go:19\); the opposite order is taken at balancer.go:45: lock-order inversion`
 		ready += s.state
 		s.mu.Unlock()
 	}
