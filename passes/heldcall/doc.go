@@ -121,7 +121,11 @@
 // registered hook). A note is plausible, and its message ends with
 // "(plausible: why)": code of open origin (an interface users implement, a
 // func value the package does not decide, or one whose type names a type
-// of an internal package, which only the module can write), binding or
+// of an internal package, which only the module can write), a supplied
+// func value that computes a number from a key or a value (a sizer, a
+// hash, a weigher: plain-data parameters, one of them a string or bytes,
+// and numeric results; a func() int or a function of numbers stays
+// proven, since it can read or commit shared state), binding or
 // resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
 // asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across

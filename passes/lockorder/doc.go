@@ -32,7 +32,9 @@
 //     as soon as a writer waits between the two, since a waiting writer
 //     blocks new readers. An unexported RWMutex field that its package
 //     only ever read-locks, and whose address it hands nowhere else, has
-//     no writer, so its recursive read locks are not reported. A call that
+//     no writer, so its recursive read locks are not reported. One in a
+//     _test.go file is a note: a writer queues between a test's two read
+//     locks only if the test runs one concurrently. A call that
 //     read-locks another lock of the held lock's class, through a method
 //     of another type than the lock's owner (a store that asks its index,
 //     which reads through its own store pointer), is a note: only the
@@ -53,7 +55,11 @@
 //     s.hbMu), and a per-key lock looked up in a map field (l, ok :=
 //     r.locks[key], created on a miss, or returned by a helper) is an
 //     element of that map: a registry's lock taken under a key's lock,
-//     and a key's lock under the registry's, form a cycle;
+//     and a key's lock under the registry's, form a cycle. When the
+//     package's own code takes two locks in one order and only a test
+//     takes them in the other, the inversion is the test's: it is
+//     reported at the test's acquisition only, and a test's orders are
+//     not exported to importers;
 //   - same-class: two instances of one lock class, hanging off two
 //     parameters, taken one while the other is held, when the function
 //     never orders the two (a.id < b.id): transfer(a, b) beside
