@@ -78,7 +78,13 @@
 // its own stores and conversions. Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
 // callee that blocks only if flush, or only once c.started, does not block
-// when called with false or on a new object. A branch taken only when an
+// when called with false or on a new object (also one built in a variable
+// and handed to its options, w := Writer{}; opt(&w)). A field is the new
+// object's zero value unless the function sets it or hands the object to
+// code of the package that may: a function that writes the field, or
+// calls one that does (w.start(); w.Reset()), a func value of a type some
+// writing function or closure has, or, for an exported field, another
+// package. A branch taken only when an
 // unexported bool field is true that only _test.go files set (a testing
 // knob in the options) does not run in the program. A lock of an object
 // that no other goroutine can reach yet (allocated here, not yet stored,

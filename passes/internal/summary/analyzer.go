@@ -202,6 +202,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 
 	res := &Result{a: a, Pkg: a.pkg, Catalog: a.cat, byFn: a.funcs, external: a.external}
 	a.res = res
+	srcFuncs.Store(a.pkg, ssainfo.SrcFuncs)
 	for _, fn := range ssainfo.SrcFuncs {
 		f := &Func{Fn: fn, Summary: &Summary{}}
 		a.funcs[fn] = f

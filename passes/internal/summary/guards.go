@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -404,14 +405,14 @@ func paramPath(fn *ssa.Function, addr ssa.Value) (int, string, bool) {
 //
 // A condition on a closure's captured variable (Param < 0, see
 // lockstate.Cond) is evaluated on the value bound to it, in bindings.
-func condsHold(fn *ssa.Function, when []lockstate.Cond, args, bindings []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
+func condsHold(fn *ssa.Function, call *ssa.CallCommon, when []lockstate.Cond, args, bindings []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
 	for _, c := range when {
 		arg := condArg(c, args, bindings)
 		if arg == nil {
 			dropped = true
 			continue
 		}
-		if known, holds := evalCond(fn, c, arg); known {
+		if known, holds := evalCond(fn, call, c, arg); known {
 			if !holds {
 				return false, nil, false
 			}
@@ -451,8 +452,9 @@ func condArg(c lockstate.Cond, args, bindings []ssa.Value) ssa.Value {
 	return nil
 }
 
-// evalCond decides c for the argument arg of a call in fn, if it can.
-func evalCond(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds bool) {
+// evalCond decides c for the argument arg of call, a call in fn, if it can.
+// call may be nil when it is not known.
+func evalCond(fn *ssa.Function, call *ssa.CallCommon, c lockstate.Cond, arg ssa.Value) (known, holds bool) {
 	arg = stripConv(arg)
 	if c.Path == "" {
 		if k, ok := arg.(*ssa.Const); ok {
@@ -502,12 +504,24 @@ func evalCond(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds b
 	if i := indexByte(name, '.'); i >= 0 {
 		return false, false // deeper paths are not followed
 	}
-	for _, obj := range aliases {
+	for i := 0; i < len(aliases); i++ {
+		obj := aliases[i]
 		for _, ref := range *obj.Referrers() {
 			fa, ok := ref.(*ssa.FieldAddr)
 			if !ok {
 				if st, isStore := ref.(*ssa.Store); isStore && st.Addr == obj {
-					return false, false // the whole object assigned
+					// The whole object assigned: a composite literal
+					// built in a temporary of fn and copied in (w :=
+					// Writer{n: 1} for a w whose address is taken) has
+					// the temporary's fields; a zero value has none.
+					if _, zero := st.Val.(*ssa.Const); zero {
+						continue
+					}
+					if tmp := literalTemp(fn, st.Val); tmp != nil && !slices.Contains(aliases, ssa.Value(tmp)) {
+						aliases = append(aliases, tmp)
+						continue
+					}
+					return false, false
 				}
 				continue
 			}
@@ -521,6 +535,9 @@ func evalCond(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds b
 			}
 		}
 	}
+	if call != nil && !keptZero(fn, call, alloc, aliases, name) {
+		return false, false
+	}
 	switch {
 	case c.Nil:
 		return true, c.Value // the zero value is nil
@@ -528,6 +545,21 @@ func evalCond(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds b
 		return true, compare(0, c.Cmp, c.K) == c.Value // the zero value is 0
 	}
 	return true, !c.Value // the zero value is false
+}
+
+// literalTemp returns the local variable of fn that v loads, when v is the
+// load of a variable fn allocates on its stack: the temporary a composite
+// literal is built in before it is copied to its destination.
+func literalTemp(fn *ssa.Function, v ssa.Value) *ssa.Alloc {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	tmp, ok := ld.X.(*ssa.Alloc)
+	if !ok || tmp.Heap || tmp.Parent() != fn {
+		return nil
+	}
+	return tmp
 }
 
 // compare evaluates "x op k".

@@ -19,6 +19,7 @@ type site struct {
 	bindings []ssa.Value      // a closure's captured values
 	released []string         // classes of the caller's locks released at the call
 	when     []lockstate.Cond // conditions under which the call runs
+	call     *ssa.CallCommon  // the call, when it is one of the function's own
 	seen     int              // 1 + the callee summary's version last merged, 0 for none
 	// dying is set for a call on a path to a crash (see noreturn.go):
 	// only the locks the callee takes count, not what blocks in it.
@@ -28,7 +29,8 @@ type site struct {
 // local is what a function's own instructions say about it, before its
 // callees are taken into account.
 type local struct {
-	blocks   Summary // only its Blocks
+	call     *ssa.CallCommon // the call being scanned
+	blocks   Summary         // only its Blocks
 	callback *Reason
 	unknown  *Reason
 	// releasedAt returns the lock classes released at the instruction
@@ -126,6 +128,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 }
 
 func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string), deferred bool) {
+	l.call = c
 	op := lockstate.OpOf(c)
 	switch op.Kind {
 	case lockstate.Acquire, lockstate.TryAcq:
@@ -284,6 +287,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 // scanned is one.
 func (l *local) addSite(st site) {
 	st.dying = l.dying
+	st.call = l.call
 	l.sites = append(l.sites, st)
 }
 

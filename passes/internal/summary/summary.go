@@ -276,13 +276,13 @@ func subset[T comparable](a, b []T) bool {
 // hold at a call in fn with the given arguments (the callee's parameters in
 // order) and, for a closure, bindings (its captured values), or nil. A
 // reason that surely blocks comes before a join (Reason.Join).
-func BlockAt(s *Summary, fn *ssa.Function, args, bindings []ssa.Value) *Reason {
+func BlockAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) *Reason {
 	if s == nil {
 		return nil
 	}
 	var join, best *Reason
 	for _, b := range s.Blocks {
-		if ok, _, _ := condsHold(fn, b.When, args, bindings); ok {
+		if ok, _, _ := condsHold(fn, call, b.When, args, bindings); ok {
 			if !b.Join {
 				if nearer(b, best) {
 					best = b
