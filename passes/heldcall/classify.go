@@ -171,7 +171,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		bindings = mc.Bindings
 	}
 	var chain *finding // a blocking chain only plausible: a proven callback comes first
-	if r := summary.BlockAt(s, f.Fn, call, args, bindings); r != nil {
+	if r := c.res.BlockAt(s, f.Fn, call, args, bindings); r != nil {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
 			fd := blocksFinding("call of "+name+", which blocks: "+c.chain(r), r, hs)
 			if fd.level == confidence.Warning {
@@ -254,7 +254,7 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 func (c *checker) argBlock(f *summary.Func, g *ssa.Function, recv ssa.Value) *summary.Reason {
 	s := c.res.SummaryOf(g)
 	if recv != nil {
-		return summary.BlockAt(s, f.Fn, nil, []ssa.Value{recv}, nil)
+		return c.res.BlockAt(s, f.Fn, nil, []ssa.Value{recv}, nil)
 	}
 	return s.AnyBlock()
 }

@@ -153,6 +153,7 @@ type analyzer struct {
 	stored      map[string]string          // storedLock's answers
 	sealed      map[*types.TypeName]bool   // sealedStruct's answers
 	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
+	writers     *writerIndex               // which functions write a field (freshfields.go)
 	lockStores  map[string][]lockStore     // lock pointers stored, by field class
 	private     map[privateKey]bool        // privateCtor's answers
 	switches    map[*types.Var]bool        // testSwitch's answers
@@ -202,7 +203,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 
 	res := &Result{a: a, Pkg: a.pkg, Catalog: a.cat, byFn: a.funcs, external: a.external}
 	a.res = res
-	srcFuncs.Store(a.pkg, ssainfo.SrcFuncs)
+	a.writers = newWriterIndex(a.pkg, ssainfo.SrcFuncs)
 	for _, fn := range ssainfo.SrcFuncs {
 		f := &Func{Fn: fn, Summary: &Summary{}}
 		a.funcs[fn] = f

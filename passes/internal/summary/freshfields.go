@@ -20,24 +20,32 @@ import (
 // closure of the package of the func value's type writes it, and an
 // interface method only if a method of that name does.
 
-// srcFuncs records each analysed package's source functions, closures
-// included, for writersOf.
-var srcFuncs sync.Map // *ssa.Package -> []*ssa.Function
+// A writerIndex answers, for one package, which of its functions write a
+// field. It is built with the package's analysis and queried while it and
+// the analyzers that use its Result run, so it is safe for concurrent use.
+type writerIndex struct {
+	pkg   *ssa.Package
+	funcs []*ssa.Function // the package's source functions, closures included
 
-// fieldWriters caches writersOf.
-var fieldWriters sync.Map // *types.Var -> map[*ssa.Function]bool
+	mu      sync.Mutex
+	byField map[*types.Var]map[*ssa.Function]bool
+}
 
-// writersOf returns the functions of pkg that write field f, directly or
-// through the functions of pkg they call.
-func writersOf(pkg *ssa.Package, f *types.Var) map[*ssa.Function]bool {
-	if w, ok := fieldWriters.Load(f); ok {
-		return w.(map[*ssa.Function]bool)
+func newWriterIndex(pkg *ssa.Package, funcs []*ssa.Function) *writerIndex {
+	return &writerIndex{pkg: pkg, funcs: funcs, byField: map[*types.Var]map[*ssa.Function]bool{}}
+}
+
+// of returns the functions of the package that write field f, directly or
+// through the functions of the package they call.
+func (w *writerIndex) of(f *types.Var) map[*ssa.Function]bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ws, ok := w.byField[f]; ok {
+		return ws
 	}
-	v, _ := srcFuncs.Load(pkg)
-	funcs, _ := v.([]*ssa.Function)
 	writers := map[*ssa.Function]bool{}
 	callees := map[*ssa.Function][]*ssa.Function{}
-	for _, fn := range funcs {
+	for _, fn := range w.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {
@@ -46,7 +54,7 @@ func writersOf(pkg *ssa.Package, f *types.Var) map[*ssa.Function]bool {
 						writers[fn] = true
 					}
 				case ssa.CallInstruction:
-					if g := instr.Common().StaticCallee(); g != nil && g.Pkg == pkg {
+					if g := instr.Common().StaticCallee(); g != nil && g.Pkg == w.pkg {
 						callees[fn] = append(callees[fn], g)
 					}
 				case *ssa.MakeClosure:
@@ -59,28 +67,37 @@ func writersOf(pkg *ssa.Package, f *types.Var) map[*ssa.Function]bool {
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, fn := range funcs {
+		for _, fn := range w.funcs {
 			if !writers[fn] && slices.ContainsFunc(callees[fn], func(g *ssa.Function) bool { return writers[g] }) {
 				writers[fn], changed = true, true
 			}
 		}
 	}
-	fieldWriters.Store(f, writers)
+	w.byField[f] = writers
 	return writers
 }
 
-// keptZero reports whether the field name of the object whose aliases (the
-// allocation and the loads of its variable) fn has is still its zero
-// value at call: no other call or closure of fn that is handed the object
-// may write it (see above).
-func keptZero(fn *ssa.Function, call *ssa.CallCommon, alloc *ssa.Alloc, aliases []ssa.Value, name string) bool {
+// A judged call is the call whose callee's conditions are evaluated, with
+// the index of its package's field writers. The zero value knows neither,
+// and then a fresh object's fields are judged by fn's own stores only.
+type judged struct {
+	call    *ssa.CallCommon
+	writers *writerIndex
+}
+
+// keptZero reports whether the field name of the object alloc, which fn
+// allocates and also holds as aliases (the loads of its variable, the
+// temporaries of its literal), is still its zero value at the judged call:
+// no other call or closure of fn that is handed the object may write it
+// (see above).
+func keptZero(fn *ssa.Function, at judged, alloc *ssa.Alloc, aliases []ssa.Value, name string) bool {
 	f := fieldNamed(alloc.Type(), name)
 	if f == nil {
 		return false
 	}
 	var writers map[*ssa.Function]bool
-	if f.Pkg() == fn.Pkg.Pkg {
-		writers = writersOf(fn.Pkg, f)
+	if f.Pkg() == fn.Pkg.Pkg && at.writers.pkg == fn.Pkg {
+		writers = at.writers.of(f)
 	}
 	vals := slices.Clone(aliases)
 	for i := 0; i < len(vals); i++ {
@@ -103,7 +120,7 @@ func keptZero(fn *ssa.Function, call *ssa.CallCommon, alloc *ssa.Alloc, aliases 
 			default:
 				continue
 			}
-			if c == call || !handedTo(c, a) {
+			if c == at.call || !handedTo(c, a) {
 				continue
 			}
 			if !mayWrite(fn, c, f, writers) {
@@ -171,10 +188,10 @@ func fieldNamed(t types.Type, name string) *types.Var {
 	return nil
 }
 
-// callOf returns the call of a site, or nil for none.
-func (st *site) callOf() *ssa.CallCommon {
+// judgedAt returns the judged call of a site (none for a nil site).
+func (a *analyzer) judgedAt(st *site) judged {
 	if st == nil {
-		return nil
+		return judged{writers: a.writers}
 	}
-	return st.call
+	return judged{call: st.call, writers: a.writers}
 }

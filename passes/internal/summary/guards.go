@@ -405,14 +405,14 @@ func paramPath(fn *ssa.Function, addr ssa.Value) (int, string, bool) {
 //
 // A condition on a closure's captured variable (Param < 0, see
 // lockstate.Cond) is evaluated on the value bound to it, in bindings.
-func condsHold(fn *ssa.Function, call *ssa.CallCommon, when []lockstate.Cond, args, bindings []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
+func condsHold(fn *ssa.Function, at judged, when []lockstate.Cond, args, bindings []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
 	for _, c := range when {
 		arg := condArg(c, args, bindings)
 		if arg == nil {
 			dropped = true
 			continue
 		}
-		if known, holds := evalCond(fn, call, c, arg); known {
+		if known, holds := evalCond(fn, at, c, arg); known {
 			if !holds {
 				return false, nil, false
 			}
@@ -452,9 +452,9 @@ func condArg(c lockstate.Cond, args, bindings []ssa.Value) ssa.Value {
 	return nil
 }
 
-// evalCond decides c for the argument arg of call, a call in fn, if it can.
-// call may be nil when it is not known.
-func evalCond(fn *ssa.Function, call *ssa.CallCommon, c lockstate.Cond, arg ssa.Value) (known, holds bool) {
+// evalCond decides c for the argument arg of the judged call, a call in
+// fn, if it can.
+func evalCond(fn *ssa.Function, at judged, c lockstate.Cond, arg ssa.Value) (known, holds bool) {
 	arg = stripConv(arg)
 	if c.Path == "" {
 		if k, ok := arg.(*ssa.Const); ok {
@@ -535,7 +535,7 @@ func evalCond(fn *ssa.Function, call *ssa.CallCommon, c lockstate.Cond, arg ssa.
 			}
 		}
 	}
-	if call != nil && !keptZero(fn, call, alloc, aliases, name) {
+	if at.call != nil && at.writers != nil && !keptZero(fn, at, alloc, aliases, name) {
 		return false, false
 	}
 	switch {

@@ -189,7 +189,7 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 	changed := false
 	var roots rootCache
 	for _, t := range takes {
-		holds, when, _ := condsHold(fn, st.callOf(), t.When, args, bindings)
+		holds, when, _ := condsHold(fn, a.judgedAt(st), t.When, args, bindings)
 		if !holds {
 			continue // not taken with these arguments
 		}
@@ -294,7 +294,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 	}
 	changed := false
 	for _, b := range c.Blocks {
-		ok, when, dropped := condsHold(fn, st.call, b.When, st.args, st.bindings)
+		ok, when, dropped := condsHold(fn, a.judgedAt(&st), b.When, st.args, st.bindings)
 		if !ok {
 			continue // cannot happen with these arguments
 		}
@@ -473,7 +473,7 @@ func effectsAt(flow *lockstate.Result, effects []lockstate.Effect, args, binding
 // effectAt is one effect of effectsAt: e rebased onto the call's values,
 // unless its conditions rule it out or its lock cannot be named here.
 func effectAt(flow *lockstate.Result, e lockstate.Effect, args, bindings []ssa.Value) (lockstate.Effect, bool) {
-	if holds, _, _ := condsHold(flow.Fn, nil, e.When, args, bindings); !holds {
+	if holds, _, _ := condsHold(flow.Fn, judged{}, e.When, args, bindings); !holds {
 		return e, false // not with these arguments
 	}
 	id, ok := RebaseTake(flow, e.Lock, args, bindings)

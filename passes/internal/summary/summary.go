@@ -273,16 +273,23 @@ func subset[T comparable](a, b []T) bool {
 }
 
 // BlockAt returns the nearest (see nearer) of s's block reasons that can
-// hold at a call in fn with the given arguments (the callee's parameters in
-// order) and, for a closure, bindings (its captured values), or nil. A
-// reason that surely blocks comes before a join (Reason.Join).
-func BlockAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) *Reason {
+// hold at call, a call in fn, with the given arguments (the callee's
+// parameters in order) and, for a closure, bindings (its captured values),
+// or nil. A reason that surely blocks comes before a join (Reason.Join).
+// call may be nil when the reasons are judged for a value rather than a
+// call (a method value handed to a callee).
+func (r *Result) BlockAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) *Reason {
+	return blockAt(s, fn, judged{call: call, writers: r.a.writers}, args, bindings)
+}
+
+// blockAt is BlockAt for the judged call at.
+func blockAt(s *Summary, fn *ssa.Function, at judged, args, bindings []ssa.Value) *Reason {
 	if s == nil {
 		return nil
 	}
 	var join, best *Reason
 	for _, b := range s.Blocks {
-		if ok, _, _ := condsHold(fn, call, b.When, args, bindings); ok {
+		if ok, _, _ := condsHold(fn, at, b.When, args, bindings); ok {
 			if !b.Join {
 				if nearer(b, best) {
 					best = b

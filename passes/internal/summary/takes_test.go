@@ -212,10 +212,10 @@ func TestJoinReasonsYield(t *testing.T) {
 	if got := s.AnyBlock(); got != sync {
 		t.Fatalf("AnyBlock = %v, want the reason that surely blocks", got)
 	}
-	if got := BlockAt(s, nil, nil, nil, nil); got != sync {
+	if got := blockAt(s, nil, judged{}, nil, nil); got != sync {
 		t.Fatalf("BlockAt = %v, want the reason that surely blocks", got)
 	}
-	if got := BlockAt(&Summary{Blocks: []*Reason{join}}, nil, nil, nil, nil); got != join {
+	if got := blockAt(&Summary{Blocks: []*Reason{join}}, nil, judged{}, nil, nil); got != join {
 		t.Fatalf("BlockAt of a join alone = %v", got)
 	}
 }
@@ -254,7 +254,7 @@ func TestNearestApplicable(t *testing.T) {
 	if got := s.AnyBlock(); got != near {
 		t.Errorf("AnyBlock = %v, want the nearer proven reason", got)
 	}
-	if got := BlockAt(s, nil, nil, nil, nil); got != near {
+	if got := blockAt(s, nil, judged{}, nil, nil); got != near {
 		t.Errorf("BlockAt with undecided conditions = %v, want the nearer proven reason", got)
 	}
 }
