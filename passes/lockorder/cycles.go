@@ -154,7 +154,7 @@ func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
 
 // inTest reports whether pos lies in a _test.go file.
 func (c *checker) inTest(pos token.Pos) bool {
-	return strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
+	return srcname.InTest(c.pass.Fset, pos)
 }
 
 // related reports whether the lock being taken (id, hanging off c.root when

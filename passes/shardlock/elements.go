@@ -3,11 +3,11 @@ package shardlock
 import (
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
 
@@ -335,7 +335,7 @@ func (c *checker) fieldStores() map[*types.Var][]ssa.Value {
 		add(init)
 	}
 	for _, fn := range fns {
-		if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+		if srcname.InTest(c.pass.Fset, fn.Pos()) {
 			continue
 		}
 		for _, b := range fn.Blocks {

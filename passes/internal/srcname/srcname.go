@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -90,4 +91,9 @@ func (c *Calls) LockReceiver(pos token.Pos) (string, bool) {
 func At(fset *token.FileSet, pos token.Pos) string {
 	p := fset.Position(pos)
 	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+}
+
+// InTest reports whether pos lies in a _test.go file.
+func InTest(fset *token.FileSet, pos token.Pos) bool {
+	return pos.IsValid() && strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }

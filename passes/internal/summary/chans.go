@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // bufferedChans finds the channel classes (fields and package variables)
@@ -249,7 +250,7 @@ func (r *Result) FinalSend(fn *ssa.Function, send *ssa.Send) bool {
 	}
 	sends := 0
 	for _, o := range r.a.joins().signals[k] {
-		if inTestFile(fn.Prog.Fset, o.Pos()) {
+		if srcname.InTest(fn.Prog.Fset, o.Pos()) {
 			continue // a test's own send does not decide what production code does
 		}
 		if s, ok := o.(*ssa.Send); ok {

@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"iter"
 
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -32,7 +33,7 @@ func (a *analyzer) deadMethods() map[*ssa.Function]bool {
 	hidden := a.hiddenMethods()
 	cands := map[*ssa.Function]bool{}
 	for _, fn := range a.srcFuncs {
-		if fn.Parent() != nil || inTestFile(a.pass.Fset, fn.Pos()) {
+		if fn.Parent() != nil || srcname.InTest(a.pass.Fset, fn.Pos()) {
 			continue
 		}
 		obj, _ := fn.Object().(*types.Func)

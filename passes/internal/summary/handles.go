@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // A connection's write mutex is held across conn.Write and nothing else:
@@ -216,7 +217,7 @@ func (a *analyzer) wholeStores(t types.Type) []*ssa.Store {
 	if a.structStores == nil {
 		a.structStores = map[types.Type][]*ssa.Store{}
 		for _, fn := range a.srcFuncs {
-			if inTestFile(fn.Prog.Fset, fn.Pos()) {
+			if srcname.InTest(fn.Prog.Fset, fn.Pos()) {
 				continue
 			}
 			for _, b := range fn.Blocks {

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // A Dispatch says which concrete methods an interface method call can run.
@@ -160,7 +161,7 @@ func (a *analyzer) visibleTypes() []*types.Named {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() || inTestFile(a.pass.Fset, tn.Pos()) {
+			if !ok || tn.IsAlias() || srcname.InTest(a.pass.Fset, tn.Pos()) {
 				continue // a test's fakes are not what the program runs
 			}
 			named, ok := tn.Type().(*types.Named)
@@ -219,7 +220,7 @@ func unvendored(path string) string {
 func (a *analyzer) productionImports() map[string]bool {
 	var prod map[string]bool
 	for _, f := range a.pass.Files {
-		if inTestFile(a.pass.Fset, f.Pos()) {
+		if srcname.InTest(a.pass.Fset, f.Pos()) {
 			continue
 		}
 		if prod == nil {

@@ -3,8 +3,8 @@ package summary
 import (
 	"go/token"
 	"go/types"
-	"strings"
 
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -73,7 +73,7 @@ func buildIndex(pkg *ssa.Package, funcs []*ssa.Function) *pkgIndex {
 		add(init)
 	}
 	for _, fn := range all {
-		if inTestFile(fn.Prog.Fset, fn.Pos()) {
+		if srcname.InTest(fn.Prog.Fset, fn.Pos()) {
 			// Tests set hooks and call helpers in ways the program
 			// never does: what production code runs is decided by
 			// production code.
@@ -189,11 +189,6 @@ func valueOperands(instr ssa.Instruction) []ssa.Value {
 		return instr.Bindings
 	}
 	return nil
-}
-
-// inTestFile reports whether pos lies in a _test.go file.
-func inTestFile(fset *token.FileSet, pos token.Pos) bool {
-	return pos.IsValid() && strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }
 
 // directCalls returns the calls of fn, a function of the package, when

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // Reporter reports diagnostics for one pass, dropping suppressed ones, those
@@ -46,7 +47,7 @@ func (r *Reporter) ReportLevel(d analysis.Diagnostic, l confidence.Level, why st
 	if !confidence.Reported(l) || r.Suppressed(d.Pos, d.Category) {
 		return
 	}
-	if r.SkipTests && strings.HasSuffix(r.pass.Fset.Position(d.Pos).Filename, "_test.go") {
+	if r.SkipTests && srcname.InTest(r.pass.Fset, d.Pos) {
 		return
 	}
 	if l == confidence.Note {
