@@ -21,18 +21,54 @@ import (
 // interface method only if a method of that name does.
 
 // A writerIndex answers, for one package, which of its functions write a
-// field. It is built with the package's analysis and queried while it and
-// the analyzers that use its Result run, so it is safe for concurrent use.
+// field. One scan of the package, on first use, records each field's
+// direct writers and who calls (or makes, for a closure) each function;
+// a field's writers are then its direct writers and, transitively, their
+// callers. It is built with the package's analysis and queried while it
+// and the analyzers that use its Result run, so it is safe for
+// concurrent use.
 type writerIndex struct {
 	pkg   *ssa.Package
 	funcs []*ssa.Function // the package's source functions, closures included
 
 	mu      sync.Mutex
+	scanned bool
+	stores  map[*types.Var][]*ssa.Function    // the functions that store to a field
+	callers map[*ssa.Function][]*ssa.Function // who calls a function of the package, or makes a closure
 	byField map[*types.Var]map[*ssa.Function]bool
 }
 
 func newWriterIndex(pkg *ssa.Package, funcs []*ssa.Function) *writerIndex {
 	return &writerIndex{pkg: pkg, funcs: funcs, byField: map[*types.Var]map[*ssa.Function]bool{}}
+}
+
+// scan records the package's field stores and call edges.
+func (w *writerIndex) scan() {
+	w.scanned = true
+	w.stores = map[*types.Var][]*ssa.Function{}
+	w.callers = map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range w.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					if fa, ok := instr.Addr.(*ssa.FieldAddr); ok {
+						if f := structField(fa.X.Type(), fa.Field); f != nil {
+							w.stores[f] = append(w.stores[f], fn)
+						}
+					}
+				case ssa.CallInstruction:
+					if g := instr.Common().StaticCallee(); g != nil && g.Pkg == w.pkg {
+						w.callers[g] = append(w.callers[g], fn)
+					}
+				case *ssa.MakeClosure:
+					if g, ok := instr.Fn.(*ssa.Function); ok {
+						w.callers[g] = append(w.callers[g], fn) // a closure may run where it is made
+					}
+				}
+			}
+		}
+	}
 }
 
 // of returns the functions of the package that write field f, directly or
@@ -43,35 +79,19 @@ func (w *writerIndex) of(f *types.Var) map[*ssa.Function]bool {
 	if ws, ok := w.byField[f]; ok {
 		return ws
 	}
-	writers := map[*ssa.Function]bool{}
-	callees := map[*ssa.Function][]*ssa.Function{}
-	for _, fn := range w.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				switch instr := instr.(type) {
-				case *ssa.Store:
-					if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && structField(fa.X.Type(), fa.Field) == f {
-						writers[fn] = true
-					}
-				case ssa.CallInstruction:
-					if g := instr.Common().StaticCallee(); g != nil && g.Pkg == w.pkg {
-						callees[fn] = append(callees[fn], g)
-					}
-				case *ssa.MakeClosure:
-					if g, ok := instr.Fn.(*ssa.Function); ok {
-						callees[fn] = append(callees[fn], g) // a closure may run where it is made
-					}
-				}
-			}
-		}
+	if !w.scanned {
+		w.scan()
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range w.funcs {
-			if !writers[fn] && slices.ContainsFunc(callees[fn], func(g *ssa.Function) bool { return writers[g] }) {
-				writers[fn], changed = true, true
-			}
+	writers := map[*ssa.Function]bool{}
+	queue := slices.Clone(w.stores[f])
+	for len(queue) > 0 {
+		fn := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if writers[fn] {
+			continue
 		}
+		writers[fn] = true
+		queue = append(queue, w.callers[fn]...)
 	}
 	w.byField[f] = writers
 	return writers
