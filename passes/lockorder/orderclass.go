@@ -27,8 +27,16 @@ func (c *checker) orderClass(id lockstate.ID) string {
 	}
 	out := full
 	if t, prefix, rest, ok := c.rootType(full); ok {
-		if r, ok := restart(t, prefix, rest); ok {
+		switch r, how := restart(t, prefix, rest); how {
+		case restarted:
 			out = r
+		case throughInterface:
+			// The lock is in the dynamic value of an interface: another
+			// object, whose class is the one its methods lock it by (a
+			// cache's store.Replace locks the store's own mutex).
+			if id.Class != "" {
+				out = id.Class
+			}
 		}
 	}
 	if c.orderClasses == nil {
@@ -86,10 +94,19 @@ func (c *checker) rootType(full string) (t types.Type, prefix, path string, ok b
 	return nil, "", "", false
 }
 
+// How a path walk by restart ended.
+type restartResult int
+
+const (
+	unparsed         restartResult = iota // the path does not fit the types
+	restarted                             // the class, restarted at the last pointer
+	throughInterface                      // the path goes on inside an interface's dynamic value
+)
+
 // restart walks path (".f", "[]" segments) from type t, written prefix,
 // and returns the class of its end restarted at the last pointer followed
 // before it.
-func restart(t types.Type, prefix, path string) (string, bool) {
+func restart(t types.Type, prefix, path string) (string, restartResult) {
 	out := prefix
 	for path != "" {
 		var seg string
@@ -104,7 +121,7 @@ func restart(t types.Type, prefix, path string) (string, bool) {
 			case *types.Map:
 				t = u.Elem()
 			default:
-				return "", false
+				return "", unparsed
 			}
 		case strings.HasPrefix(path, "."):
 			end := strings.IndexAny(path[1:], ".[")
@@ -113,9 +130,12 @@ func restart(t types.Type, prefix, path string) (string, bool) {
 			}
 			name := path[1 : 1+end]
 			seg, path = "."+name, path[1+end:]
+			if types.IsInterface(t) {
+				return "", throughInterface
+			}
 			st, ok := deref(t).Underlying().(*types.Struct)
 			if !ok {
-				return "", false
+				return "", unparsed
 			}
 			var f *types.Var
 			for i := 0; i < st.NumFields(); i++ {
@@ -124,11 +144,11 @@ func restart(t types.Type, prefix, path string) (string, bool) {
 				}
 			}
 			if f == nil {
-				return "", false
+				return "", unparsed
 			}
 			t = f.Type()
 		default:
-			return "", false
+			return "", unparsed
 		}
 		out += seg
 		if path == "" {
@@ -142,7 +162,7 @@ func restart(t types.Type, prefix, path string) (string, bool) {
 			}
 		}
 	}
-	return out, true
+	return out, restarted
 }
 
 // typeName writes a named type as lock classes do: "pkg/path.T".

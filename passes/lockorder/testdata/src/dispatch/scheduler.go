@@ -1,4 +1,4 @@
-// want package:"4 lock-order edges"
+// The package fact (its lock-order edges) is checked in helpers.go.
 
 // Package dispatch holds lock-order inversions where one side goes through
 // an interface method call whose implementations are known: the field the
