@@ -149,7 +149,7 @@ func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held 
 	if op.Kind != lockstate.NoOp {
 		return
 	}
-	if c.formatting(f, common, pos, held) || c.interfaceTakes(f, common, pos, held) {
+	if c.formatting(f, common, pos, held) || c.interfaceTakes(f, common, pos, held) || c.funcValueTakes(f, common, pos, held) {
 		return
 	}
 	callee, takes := c.res.CallEffects(f.Flow, common, summary.Takes)

@@ -21,7 +21,9 @@ type site struct {
 	when     []lockstate.Cond // conditions under which the call runs
 	call     *ssa.CallCommon  // the call, when it is one of the function's own
 	seen     int              // 1 + the callee summary's version last merged, 0 for none
-	// dying is set for a call on a path to a crash (see noreturn.go):
+	// dying is set for a call on a path to a crash (see noreturn.go), and
+	// for code the package supplies to its own exported functions
+	// (Origin.Program):
 	// only the locks the callee takes count, not what blocks in it.
 	dying bool
 }
@@ -226,6 +228,11 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		o := a.origin(fn, c.Value, 0)
 		for _, g := range o.Targets {
 			l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
+		}
+		for _, g := range o.Program {
+			// Only the locks it takes count (see Origin.Program).
+			l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
+			l.sites[len(l.sites)-1].dying = true
 		}
 		r := &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
 		switch {

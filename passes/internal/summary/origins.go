@@ -29,11 +29,34 @@ type Origin struct {
 	// the package does not decide: "a result of pkg.F", "exported variable
 	// Now, which other packages may set".
 	Unknown string
+	// Program, when the value is Supplied, are the functions the package
+	// itself supplies there (its own calls of the exported function that
+	// takes it): code the program runs, whose locks count for deadlocks,
+	// though what they block on is not judged as the call's own.
+	Program []*ssa.Function
 }
 
 // Closed reports whether the package decides every value: the call can
 // only run Targets.
 func (o Origin) Closed() bool { return o.Supplied == "" && o.Unknown == "" }
+
+// mergeProgram adds p's functions, decided or supplied by the package, to
+// o's Program (Bound marks the method values among them).
+func (o *Origin) mergeProgram(p Origin) {
+	for _, list := range [][]*ssa.Function{p.Targets, p.Program} {
+		for _, t := range list {
+			if !slices.Contains(o.Program, t) {
+				o.Program = append(o.Program, t)
+			}
+			if p.Bound[t] {
+				if o.Bound == nil {
+					o.Bound = map[*ssa.Function]bool{}
+				}
+				o.Bound[t] = true
+			}
+		}
+	}
+}
 
 func (o *Origin) merge(p Origin) {
 	for _, t := range p.Targets {
@@ -52,6 +75,9 @@ func (o *Origin) merge(p Origin) {
 	}
 	if o.Unknown == "" {
 		o.Unknown = p.Unknown
+	}
+	if len(p.Program) > 0 {
+		o.mergeProgram(Origin{Program: p.Program, Bound: p.Bound})
 	}
 }
 
@@ -319,7 +345,16 @@ func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Or
 			// Only the module can write a func of this type.
 			return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + " whose type names " + t + ", which only the module can supply"}
 		}
-		return Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
+		// Other packages' values are open, but what the package's own
+		// calls pass is code the program does run: kept apart, for the
+		// locks it takes (w.SetOnEvent(c.processEvent)).
+		o := Origin{Supplied: "a parameter of exported " + SSAFuncName(decl, a.pkg.Pkg)}
+		for _, cs := range a.indexed().calls[decl] {
+			if i >= 0 && i < len(cs.call.Args) {
+				o.mergeProgram(a.origin(cs.fn, cs.call.Args[i], depth))
+			}
+		}
+		return o
 	}
 	if a.indexed().escapes[decl] {
 		return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", which is also called indirectly"}

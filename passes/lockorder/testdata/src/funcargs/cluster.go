@@ -1,4 +1,4 @@
-// want package:"2 lock-order edges"
+// want package:"5 lock-order edges"
 
 package funcargs
 
