@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/analysis/passes/printf"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -30,6 +31,28 @@ var formatFuncs = map[string]int{
 	"(*log.Logger).Fatal": -1, "(*log.Logger).Fatalf": 0, "(*log.Logger).Panic": -1, "(*log.Logger).Panicf": 0,
 }
 
+// printWrapper reports whether fn is a print or printf wrapper, as the
+// printf analyzer infers them across packages (a logger's Infof that
+// hands its format and arguments on to fmt.Sprintf), and the index of its
+// format parameter (-1 for a Print-like wrapper).
+func (c *checker) printWrapper(fn *ssa.Function) (int, bool) {
+	obj := summary.FuncObject(fn)
+	if obj == nil || c.printf == nil {
+		return 0, false
+	}
+	switch c.printf.Kind(obj) {
+	case printf.KindPrint:
+		return -1, true
+	case printf.KindPrintf, printf.KindErrorf:
+		sig := obj.Signature()
+		if !sig.Variadic() || sig.Params().Len() < 2 {
+			return 0, false
+		}
+		return sig.Params().Len() - 2, true
+	}
+	return 0, false
+}
+
 // A formatted is a value a formatting call turns into text with a method.
 type formatted struct {
 	method *ssa.Function // the String or Error method
@@ -44,6 +67,9 @@ func (c *checker) formattedMethods(call *ssa.CallCommon) []formatted {
 		return nil
 	}
 	fmtIdx, ok := formatFuncs[callee.String()]
+	if !ok {
+		fmtIdx, ok = c.printWrapper(callee)
+	}
 	if !ok || len(call.Args) == 0 {
 		return nil
 	}
@@ -180,7 +206,7 @@ func (c *checker) formatting(f *summary.Func, call *ssa.CallCommon, pos token.Po
 	for _, m := range c.formattedMethods(call) {
 		synth := &ssa.CallCommon{Value: m.method, Args: []ssa.Value{m.recv}}
 		_, takes := c.res.CallEffects(f.Flow, synth, summary.Takes)
-		via := strings.TrimPrefix(summary.SSAFuncName(m.method, nil), c.pass.Pkg.Name()+".") + " (" + callee.String() + " formats " + summary.ValueName(m.recv) + ")"
+		via := strings.TrimPrefix(summary.SSAFuncName(m.method, nil), c.pass.Pkg.Name()+".") + " (" + summary.SSAFuncName(callee, c.pass.Pkg) + " formats " + summary.ValueName(m.recv) + ")"
 		for _, t := range takes {
 			c.root = m.recv
 			if c.check(pos, via, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {

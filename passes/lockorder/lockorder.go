@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/printf"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/internal/confidence"
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
 	Doc:       analyzerdoc.FromDocGo(doc, "lockorder"),
 	URL:       "https://pkg.go.dev/github.com/lockaudit/lockaudit/passes/lockorder",
-	Requires:  []*analysis.Analyzer{summary.Analyzer},
+	Requires:  []*analysis.Analyzer{summary.Analyzer, printf.Analyzer},
 	Run:       guard.Run(run),
 	FactTypes: []analysis.Fact{new(orderFact)},
 }
@@ -44,6 +45,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		return nil, err
 	}
 	c := &checker{pass: pass, res: res, rep: suppress.New(pass, "lockorder"), calls: srcname.New(pass), readOnly: readOnlyLocks(pass.Pkg, res)}
+	c.printf, _ = pass.ResultOf[printf.Analyzer].(*printf.Result)
 	for _, f := range res.Funcs {
 		if f.Flow == nil || res.Unreachable(f.Fn) {
 			continue // a method nothing can call takes no locks
@@ -75,11 +77,12 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 }
 
 type checker struct {
-	calls *srcname.Calls
-	pass  *analysis.Pass
-	res   *summary.Result
-	rep   *suppress.Reporter
-	edges []edge
+	printf *printf.Result // the package's print and printf wrappers
+	calls  *srcname.Calls
+	pass   *analysis.Pass
+	res    *summary.Result
+	rep    *suppress.Reporter
+	edges  []edge
 	// goReleased holds the keys of locks that a goroutine started by the
 	// current function releases: mu.Lock(); go func() { ...; mu.Unlock() }();
 	// mu.Lock() waits for the goroutine, it does not deadlock.
