@@ -142,10 +142,13 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		if class != "" {
 			l.acquires = append(l.acquires, class)
 		}
-		// A lock taken back (defer mu.RLock()) or taken inside a window
-		// where the caller's lock is released is not a lock the caller
-		// must not hold.
-		if op.Kind == lockstate.Acquire && nameable(id) && !deferred && !slices.Contains(l.releasedAt(), id.Class) {
+		// A lock taken back (defer mu.RLock()) is not a lock the caller
+		// must not hold. One taken inside a window where the caller's
+		// lock is released is not either, but it is taken while the
+		// caller's other locks are held: the take keeps the window's
+		// classes, its own among them, outside (removeAndWait drops the
+		// global lock, sleeps and takes it back under the device's).
+		if op.Kind == lockstate.Acquire && nameable(id) && !deferred {
 			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: op.Mode, When: l.whenAt(), Outside: l.releasedAt()})
 		}
 		return
