@@ -124,6 +124,24 @@ func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.He
 	return takesHeld(c.receivers(class), held)
 }
 
+// onlyDrainedSend reports whether send, on a channel made with a capacity,
+// empties the channel before it puts its value in (summary.DrainedSend)
+// and is the only send on the channel's class in the package. Each run of
+// it holds the locks held there, so no other send can take the slot its
+// drain freed: it never waits, whoever receives.
+func (c *checker) onlyDrainedSend(f *summary.Func, send *ssa.Send) bool {
+	class := f.Flow.IDOf(send.Chan).Class
+	if class == "" || !summary.DrainedSend(send) || !c.res.BufferedSend(f.Flow, send.Chan) {
+		return false
+	}
+	for _, s := range c.signallers(class) {
+		if s.role == "sender" && (s.f != f || s.at != send.Pos()) {
+			return false
+		}
+	}
+	return true
+}
+
 // cycleNote completes a channel finding with the receiver that takes the
 // lock.
 func (c *checker) cycleNote(fd *finding, r chanRecv, h lockstate.Held) {

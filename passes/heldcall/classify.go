@@ -22,11 +22,13 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 	case *ssa.Send:
 		r, h, cycle := c.sendCycle(f, instr, held)
 		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) &&
-			(!cycle || c.res.FinalSend(f.Fn, instr) || summary.TokenReturn(instr)) {
+			(!cycle || c.res.FinalSend(f.Fn, instr) || summary.TokenReturn(instr) || c.onlyDrainedSend(f, instr)) {
 			// A buffered send waits only for a full buffer; a channel
 			// whose every send is followed by its close never fills,
-			// and a token put back goes into the slot its own receive
-			// freed: a receiver that needs the lock cannot hold it up.
+			// a token put back goes into the slot its own receive
+			// freed, and so does a value put in by the channel's only
+			// sender, which empties it first under the lock it holds:
+			// a receiver that needs the lock cannot hold it up.
 			return nil
 		}
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {

@@ -167,8 +167,22 @@ func dominators(b *ssa.BasicBlock) []*ssa.BasicBlock {
 }
 
 // sameChan reports whether two channel values are the same value, through
-// conversions.
-func sameChan(a, b ssa.Value) bool { return stripConv(a) == stripConv(b) }
+// conversions, or two loads of one field of one object (the drain's
+// case <-c.ch and the send's c.ch <- v each load c.ch).
+func sameChan(a, b ssa.Value) bool {
+	a, b = stripConv(a), stripConv(b)
+	if a == b {
+		return true
+	}
+	la, ok1 := a.(*ssa.UnOp)
+	lb, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || la.Op != token.MUL || lb.Op != token.MUL {
+		return false
+	}
+	fa, ok1 := la.X.(*ssa.FieldAddr)
+	fb, ok2 := lb.X.(*ssa.FieldAddr)
+	return ok1 && ok2 && fa.Field == fb.Field && stripConv(fa.X) == stripConv(fb.X)
+}
 
 // BufferedElemSend reports whether a send of fn on ch goes to a channel
 // taken out of a container (a waiter list, a map of result slots) whose

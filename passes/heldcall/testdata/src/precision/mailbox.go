@@ -73,3 +73,85 @@ func (s *healthServer) SetStatusAudited(service string, st ServingStatus) {
 
 // Audit is the auditor's side.
 func (s *healthServer) Audit() <-chan string { return s.audit }
+
+// A balancer that hands the newest address list to its watcher through a
+// mailbox field: its only sender empties the mailbox before it puts the
+// list in, under the balancer's lock, so the send never waits, though the
+// watcher takes that lock (through down) between two receives.
+type roundRobin struct {
+	mu     sync.Mutex
+	addrs  []string
+	addrCh chan []string
+}
+
+// NewRoundRobin returns a balancer whose mailbox holds one list.
+func NewRoundRobin() *roundRobin { return &roundRobin{addrCh: make(chan []string, 1)} }
+
+// Update replaces the pending list. Not a finding.
+func (rr *roundRobin) Update(addrs []string) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	rr.addrs = addrs
+	select {
+	case <-rr.addrCh:
+	default:
+	}
+	rr.addrCh <- addrs
+}
+
+func (rr *roundRobin) down(addr string) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	for i, a := range rr.addrs {
+		if a == addr {
+			rr.addrs = append(rr.addrs[:i], rr.addrs[i+1:]...)
+			break
+		}
+	}
+}
+
+// Watch is the watcher: it tears down an address, taking rr.mu, between
+// two lists.
+func (rr *roundRobin) Watch() {
+	for addrs := range rr.addrCh {
+		if len(addrs) > 0 {
+			rr.down(addrs[0])
+		}
+	}
+}
+
+// queueBalancer is roundRobin's twin without the drain: a second update
+// while the watcher waits for qb.mu in down fills the slot and waits,
+// holding qb.mu.
+type queueBalancer struct {
+	mu     sync.Mutex
+	addrs  []string
+	addrCh chan []string
+}
+
+// NewQueueBalancer returns a balancer with a one-list queue.
+func NewQueueBalancer() *queueBalancer { return &queueBalancer{addrCh: make(chan []string, 1)} }
+
+// Update queues the list.
+func (qb *queueBalancer) Update(addrs []string) {
+	qb.mu.Lock()
+	defer qb.mu.Unlock()
+	qb.addrs = addrs
+	qb.addrCh <- addrs // want `qb.mu held across channel send, whose receiver \(mailbox.go:\d+\) takes qb.mu before it receives again \(locked at mailbox.go:\d+, released by defer\)`
+}
+
+func (qb *queueBalancer) down(addr string) {
+	qb.mu.Lock()
+	defer qb.mu.Unlock()
+	qb.addrs = qb.addrs[:0]
+	_ = addr
+}
+
+// Watch is the watcher.
+func (qb *queueBalancer) Watch() {
+	for addrs := range qb.addrCh {
+		if len(addrs) > 0 {
+			qb.down(addrs[0])
+		}
+	}
+}
