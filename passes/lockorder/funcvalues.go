@@ -49,6 +49,12 @@ func (c *checker) funcValueTakes(f *summary.Func, common *ssa.CallCommon, pos to
 			if strings.HasPrefix(t.Lock.Key, "class:") {
 				t.Lock.Name = shortClass(t.Lock.Class)
 			}
+			for i, arg := range common.Args {
+				if root := f.Flow.IDOf(arg); under(t.Lock.Key, root.Key) {
+					c.root = arg // the argument the target's lock hangs off
+					t.Lock.Name = c.argLockName(common, i, root, t.Lock)
+				}
+			}
 			if c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 				return true // one finding per call
 			}
