@@ -112,8 +112,10 @@
 // Formatting calls count as calls of the methods they run: fmt.Sprintf("%v",
 // c), fmt.Print(c), fmt.Errorf("%w", err) and log.Printf call the String or
 // Error method of a pointer argument that has one, for the verbs that use
-// it (%v, %s, %q, %x, %X, %w; not %d or %p). A String method that locks
-// what the caller holds deadlocks the caller.
+// it (%v, %s, %q, %x, %X, %w; not %d or %p). So do the print and printf
+// wrappers the printf analyzer infers, in any package (a tracer's Infof
+// that hands its format and arguments on to fmt.Sprintf). A String method
+// that locks what the caller holds deadlocks the caller.
 //
 // An interface method call runs one of the program's implementations: when
 // an implementation among the package's types and its imports' (exported
@@ -123,7 +125,20 @@
 // the package's own types, or only the module can implement the
 // interface) and its implementations are all the package's own, they
 // lock the receiver: their locks are checked, and make lock-order edges,
-// as a static call's would. Open dispatch makes no edge.
+// as a static call's would, also when the interface call is made in a
+// callee (a lock below an interface value is its dynamic value's own, so
+// its edges join the class its methods lock it by). Open dispatch makes
+// no edge.
+//
+// A call of a func value runs the functions the package puts there: a
+// hook field set to a method value or a closure (w.onEvent =
+// c.processEvent), also through an exported setter, where the package's
+// own calls of the setter are what the program runs. Their locks make
+// edges like a static call's; a lock they reach through a bound receiver
+// or a captured variable is known only by its class, so its cycles are
+// notes. A callee that drops the caller's lock and takes it back
+// (mu.Unlock(); time.Sleep(d); mu.Lock()) takes it while the caller's
+// other locks are held: an edge from each of them.
 //
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a
