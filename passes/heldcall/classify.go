@@ -62,6 +62,9 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 			return &finding{category: "select", what: "blocking select", held: held}
 		}
 	case *ssa.Call:
+		if summary.NotStartedWait(instr.Common(), instr) {
+			return nil // the command's Start failed: nothing to wait for
+		}
 		if summary.IsWaitGroupWait(instr.Common()) {
 			// A join with the package's quick workers blocks only the
 			// locks they take.

@@ -120,6 +120,9 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					waitOn(instr, catalog.Wait, FuncName(FuncObject(instr.Call.StaticCallee()), nil))
 					continue
 				}
+				if NotStartedWait(instr.Common(), instr) {
+					continue // nothing to wait for
+				}
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, false)
 			case *ssa.Defer:
 				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, true)
