@@ -194,7 +194,18 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 			continue // not taken with these arguments
 		}
 		when = append(slices.Clip(st.when), when...)
-		root, ok := roots.of(a.flows[fn], t.Lock, args, bindings)
+		var root lockstate.ID
+		ok := false
+		if t.Lock.Root == lockstate.RootParam && t.Lock.RootIndex < len(args) && args[t.Lock.RootIndex] != nil {
+			// A lock below a field of an object fn has just built.
+			var v ssa.Value
+			if t.Lock, v, ok = forwardField(fn, args[t.Lock.RootIndex], t.Lock); ok {
+				root = a.flows[fn].IDOf(v)
+			}
+		}
+		if !ok {
+			root, ok = roots.of(a.flows[fn], t.Lock, args, bindings)
+		}
 		if !ok {
 			continue
 		}
@@ -346,6 +357,11 @@ func IsNil(v ssa.Value) bool {
 // variables or globals, onto the caller's identity for the call's arguments
 // and the closure's bindings.
 func RebaseTake(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
+	if l.Root == lockstate.RootParam && l.RootIndex < len(args) && args[l.RootIndex] != nil {
+		if fl, v, ok := forwardField(flow.Fn, args[l.RootIndex], l); ok {
+			return rebaseOnto(fl, flow.IDOf(v)), true
+		}
+	}
 	root, ok := takeRoot(flow, l, args, bindings)
 	if !ok {
 		return lockstate.ID{}, false
