@@ -451,12 +451,50 @@ func (c *checker) deferredMayRelease(f *summary.Func, class string) bool {
 			if !ok {
 				continue
 			}
-			callee, _ := lockstate.CalledFunc(f.Fn, d.Call.Value)
-			if callee == nil || callee.Parent() != f.Fn {
+			callees := []*ssa.Function{}
+			if callee, _ := lockstate.CalledFunc(f.Fn, d.Call.Value); callee != nil {
+				callees = append(callees, callee)
+			} else if !d.Call.IsInvoke() {
+				// defer unlock(), where unlock is set to the release
+				// and later to a no-op once the function released
+				// the lock by hand.
+				callees = c.res.FuncOrigin(f.Fn, d.Call.Value).Targets
+			}
+			for _, callee := range callees {
+				if callee.Parent() == f.Fn && c.mayReleaseClass(callee, class, 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mayReleaseClass reports whether g, a closure of the function being
+// checked, unlocks a lock of class on some path, itself or through a
+// func value it calls that the function sets to such a closure (defer
+// func() { unlock() }(), where unlock := func() { mu.Unlock() }).
+func (c *checker) mayReleaseClass(g *ssa.Function, class string, depth int) bool {
+	gf := c.res.Func(g)
+	if gf == nil || gf.Flow == nil {
+		return false
+	}
+	if releasesClass(gf, class) {
+		return true
+	}
+	if depth >= 2 {
+		return false
+	}
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() || summary.StaticCallee(call.Common()) != nil {
 				continue
 			}
-			if g := c.res.Func(callee); g != nil && g.Flow != nil && releasesClass(g, class) {
-				return true
+			for _, t := range c.res.FuncOrigin(g, call.Call.Value).Targets {
+				if t.Parent() != nil && c.mayReleaseClass(t, class, depth+1) {
+					return true
+				}
 			}
 		}
 	}
