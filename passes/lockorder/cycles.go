@@ -33,6 +33,18 @@ type edge struct {
 	// acquisition (callChain).
 	flow *lockstate.Result
 	call *ssa.CallCommon
+	// fromCaller is set when the first lock is one the function holds
+	// from its entry and releases at from.Pos (releases.go).
+	fromCaller bool
+}
+
+// fromWhere says where an edge's first lock was taken, or for a lock the
+// function holds from its entry, where it releases it.
+func (c *checker) fromWhere(e edge) string {
+	if e.fromCaller {
+		return "held from the caller, released at " + srcname.At(c.pass.Fset, e.from.Pos)
+	}
+	return c.where(e.from)
 }
 
 // chain returns the calls from e's call down to its second lock's
@@ -94,14 +106,14 @@ func (c *checker) reportCycles() {
 			how := "locked" + throughCall(e.via, e.deferred)
 			if e.related && other.related {
 				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
-					e.to.Name, how, e.from.Name, c.where(e.from), srcname.At(c.pass.Fset, other.pos))
+					e.to.Name, how, e.from.Name, c.fromWhere(e), srcname.At(c.pass.Fset, other.pos))
 				c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Warning, "")
 				continue
 			}
 			// Known only between the classes: the instances may be
 			// disjoint (two groups of clients), so it is plausible.
 			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order takes %s while holding %s at %s: lock-order inversion",
-				e.to.Name, how, e.from.Name, c.where(e.from), other.to.Name, other.from.Name, srcname.At(c.pass.Fset, other.pos))
+				e.to.Name, how, e.from.Name, c.fromWhere(e), other.to.Name, other.from.Name, srcname.At(c.pass.Fset, other.pos))
 			c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
 		}
 	}

@@ -31,7 +31,7 @@ const maxKeyLockDepth = 3
 func (c *checker) keyLocks(f *summary.Func) map[string]keyLock {
 	var out map[string]keyLock
 	for call, op := range lockOps(f.Fn) {
-		if _, ok := call.(*ssa.Call); !ok || op.Kind != lockstate.Acquire {
+		if _, ok := call.(*ssa.Call); !ok || op.Kind != lockstate.Acquire && op.Kind != lockstate.Release {
 			continue
 		}
 		id := f.Flow.IDOf(op.Recv)

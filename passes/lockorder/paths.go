@@ -39,6 +39,9 @@ type chainKey struct {
 // callees. opposite marks the other edge of a cycle.
 func (c *checker) edgePath(e edge, chain []site, opposite bool) []site {
 	first := e.from.Name + " locked here"
+	if e.fromCaller {
+		first = e.from.Name + ", held from the caller, released here"
+	}
 	if opposite {
 		first += " (opposite order)"
 	}

@@ -106,6 +106,17 @@ func TestOrderCycleRelated(t *testing.T) {
 			"pool.go:34: p.conns[i].mu then locked here",
 		},
 		// A registry's lock and its per-key locks.
+		// A lock released under another: held from the caller.
+		"handoff.go:19": {
+			"handoff.go:15: l.mu locked here",
+			"handoff.go:30: um, held from the caller, released here (opposite order)",
+			"handoff.go:27: l.mu then locked here",
+		},
+		"handoff.go:27": {
+			"handoff.go:30: um, held from the caller, released here",
+			"handoff.go:15: l.mu locked here (opposite order)",
+			"handoff.go:19: l.byURL[url] then locked here",
+		},
 		"keylocks.go:38": {
 			"keylocks.go:32: r.mu locked here",
 			"keylocks.go:61: l locked here (opposite order)",

@@ -68,8 +68,9 @@ func (c *Calls) SingleSelect(pos token.Pos) (token.Pos, bool) {
 	return token.NoPos, false
 }
 
-// LockReceiver returns the receiver of the Lock, RLock, TryLock or TryRLock
-// call at pos as written ("sh.mu"), and whether there is one.
+// LockReceiver returns the receiver of the Lock, RLock, TryLock, TryRLock,
+// Unlock or RUnlock call at pos as written ("sh.mu"), and whether there is
+// one.
 func (c *Calls) LockReceiver(pos token.Pos) (string, bool) {
 	ce := c.At(pos)
 	if ce == nil {
@@ -80,7 +81,7 @@ func (c *Calls) LockReceiver(pos token.Pos) (string, bool) {
 		return "", false
 	}
 	switch sel.Sel.Name {
-	case "Lock", "RLock", "TryLock", "TryRLock":
+	case "Lock", "RLock", "TryLock", "TryRLock", "Unlock", "RUnlock":
 		return types.ExprString(sel.X), true
 	}
 	return "", false

@@ -1,4 +1,4 @@
-// want package:"3 lock-order edges"
+// The package fact (its lock-order edges) is checked in handoff.go.
 
 // Package keylocks is a registry of per-key locks: the registry's lock
 // guards the map of each key's lock. Taking a key's lock while holding the

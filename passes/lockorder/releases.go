@@ -1,0 +1,64 @@
+package lockorder
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/summary"
+)
+
+// A function that releases a lock it did not take (its caller holds it,
+// such as a per-key lock that URLLock returned with) while it holds a lock
+// it took itself acquired that lock with the first one held: releasing B
+// under A means B was held when A was taken. That is an order edge like
+// any other (hugo's URLUnlock read-locks the map, then unlocks the URL's
+// lock, against URLLock's map lock, then URL lock: the goroutine that
+// holds the URL lock cannot release it while URLLock waits for it holding
+// the map).
+
+// releaseEdges records, for a release in f of a lock f holds from its
+// entry, an edge from that lock to each lock f took before and still
+// holds, at the acquisition of the latter.
+func (c *checker) releaseEdges(f *summary.Func, instr ssa.Instruction, state lockstate.State) {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return
+	}
+	op := lockstate.OpOf(call.Common())
+	if op.Kind != lockstate.Release {
+		return
+	}
+	released := f.Flow.IDOf(op.Recv)
+	held := state.MustHeld()
+	for _, h := range held {
+		if h.Key == released.Key {
+			return // taken here: an ordinary critical section
+		}
+	}
+	released = c.withKeyClass(released)
+	released.Name = c.lockName(released, call.Pos())
+	from := c.orderClass(released)
+	if from == "" || released.Full == "" {
+		return
+	}
+	for _, h := range held {
+		if h.Inherited || h.Restored || !h.Pos.IsValid() || c.goReleased[h.Key] {
+			continue
+		}
+		to := c.orderClass(c.withKeyClass(h.ID))
+		if to == "" || to == from {
+			continue
+		}
+		c.root = op.Recv
+		c.edges = append(c.edges, edge{
+			from:      lockstate.Held{ID: released, Mode: op.Mode, Pos: call.Pos()},
+			to:        c.withKeyClass(h.ID),
+			fromClass: from, toClass: to, toMode: h.Mode,
+			pos:        h.Pos,
+			related:    c.related(lockstate.Held{ID: released, Mode: op.Mode, Pos: call.Pos()}, h.ID),
+			flow:       f.Flow,
+			fromCaller: true,
+		})
+		c.root = nil
+	}
+}
