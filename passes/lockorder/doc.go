@@ -139,10 +139,13 @@
 // notes. A callee that drops the caller's lock and takes it back
 // (mu.Unlock(); time.Sleep(d); mu.Lock()) takes it while the caller's
 // other locks are held: an edge from each of them. A function that
-// releases a lock its caller holds while it holds one it took itself
-// took the latter with the former held (hugo's URLUnlock read-locks the
-// URL map, then unlocks the URL's lock that URLLock returned with): an
-// edge too, reported with the release as the first lock's place.
+// releases a per-key lock its caller holds while it holds one it took
+// itself took the latter with the former held (hugo's URLUnlock
+// read-locks the URL map, then unlocks the URL's lock that URLLock
+// returned with): an edge too, reported with the release as the first
+// lock's place. A lock of its own may be released by another goroutine
+// than its taker (a counted lock the last user releases), so only
+// per-key locks count.
 //
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a

@@ -7,10 +7,13 @@ import (
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
 
-// A function that releases a lock it did not take (its caller holds it,
-// such as a per-key lock that URLLock returned with) while it holds a lock
-// it took itself acquired that lock with the first one held: releasing B
-// under A means B was held when A was taken. That is an order edge like
+// A function that releases a per-key lock it did not take (its caller
+// holds it: a URL's lock that URLLock returned with) while it holds a
+// lock it took itself acquired that lock with the first one held:
+// releasing B under A means B was held when A was taken. Only per-key
+// locks of a registry count: a lock of its own may be released by
+// another goroutine than the one that took it (syscall's ForkLock, which
+// the last of the forking goroutines releases under forkingLock). That is an order edge like
 // any other (hugo's URLUnlock read-locks the map, then unlocks the URL's
 // lock, against URLLock's map lock, then URL lock: the goroutine that
 // holds the URL lock cannot release it while URLLock waits for it holding
@@ -34,6 +37,13 @@ func (c *checker) releaseEdges(f *summary.Func, instr ssa.Instruction, state loc
 		if h.Key == released.Key {
 			return // taken here: an ordinary critical section
 		}
+	}
+	if _, perKey := c.keys[released.Key]; !perKey {
+		// A lock of its own may be handed between goroutines (a
+		// counted fork lock the last user releases): the releaser need
+		// not be the goroutine that took it. A per-key lock looked up
+		// in a registry to be released is its taker's.
+		return
 	}
 	released = c.withKeyClass(released)
 	released.Name = c.lockName(released, call.Pos())

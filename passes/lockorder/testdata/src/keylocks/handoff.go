@@ -1,4 +1,4 @@
-package keylocks // want package:"6 lock-order edges"
+package keylocks // want package:"7 lock-order edges"
 
 import "sync"
 
@@ -57,5 +57,38 @@ func (l *FileLocks) UnlockFile(path string) {
 	defer l.mu.RUnlock()
 	if lock, ok := l.byPath[path]; ok {
 		lock.Unlock()
+	}
+}
+
+// Forks counts the goroutines forking: the first takes the exec lock for
+// all of them and the last releases it, each under the counter's lock.
+// The releaser need not be the goroutine that took the exec lock, so its
+// release orders nothing: not an inversion.
+type Forks struct {
+	countMu sync.Mutex
+	forking int
+	execMu  sync.RWMutex
+}
+
+// Acquire takes the exec lock for the first forker: the counter's lock,
+// then the exec lock.
+func (f *Forks) Acquire() {
+	f.countMu.Lock()
+	defer f.countMu.Unlock()
+	if f.forking > 0 {
+		f.forking++
+		return
+	}
+	f.execMu.Lock()
+	f.forking++
+}
+
+// Release lets the last forker release the exec lock.
+func (f *Forks) Release() {
+	f.countMu.Lock()
+	defer f.countMu.Unlock()
+	f.forking--
+	if f.forking == 0 {
+		f.execMu.Unlock()
 	}
 }
