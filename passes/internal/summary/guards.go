@@ -254,6 +254,25 @@ func evalUnder(fn *ssa.Function, v ssa.Value, at atom, val bool, depth int) (kno
 	return false, false
 }
 
+// nilTest reports whether v compares a value with nil (x == nil, x !=
+// nil, nil on either side), and returns the value and whether the test
+// is ==.
+func nilTest(v ssa.Value) (x ssa.Value, eq, ok bool) {
+	bin, ok := v.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return nil, false, false
+	}
+	switch {
+	case IsNil(bin.Y):
+		x = bin.X
+	case IsNil(bin.X):
+		x = bin.Y
+	default:
+		return nil, false, false
+	}
+	return x, bin.Op == token.EQL, true
+}
+
 // atomOf returns the atom a branch condition tests, and whether the
 // condition is true when the atom is true (for a nil test: when the value
 // is nil).
@@ -266,16 +285,12 @@ func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
 		}
 		v, positive = u.X, !positive
 	}
-	if bin, ok := v.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && (IsNil(bin.X) || IsNil(bin.Y)) {
-		x := bin.X
-		if IsNil(x) {
-			x = bin.Y
-		}
+	if x, eq, ok := nilTest(v); ok {
 		i, path, ok := paramValue(fn, x)
 		if !ok {
 			return atom{}, false, false
 		}
-		return atom{param: i, path: path, isNil: true}, positive == (bin.Op == token.EQL), true
+		return atom{param: i, path: path, isNil: true}, positive == eq, true
 	}
 	if bin, ok := v.(*ssa.BinOp); ok {
 		if t, ok := cmpAtom(fn, bin); ok {

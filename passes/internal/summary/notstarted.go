@@ -1,8 +1,6 @@
 package summary
 
 import (
-	"go/token"
-
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -21,22 +19,13 @@ func NotStartedWait(call *ssa.CallCommon, instr ssa.Instruction) bool {
 		if !ok {
 			continue
 		}
-		cond, ok := ifi.Cond.(*ssa.BinOp)
+		x, eq, ok := nilTest(ifi.Cond)
 		if !ok {
 			continue
 		}
-		x, failed := cond.X, d.Succs[0]
-		switch {
-		case isNil(cond.Y):
-		case isNil(cond.X):
-			x = cond.Y
-		default:
-			continue
-		}
-		if cond.Op == token.EQL {
+		failed := d.Succs[0] // err != nil
+		if eq {
 			failed = d.Succs[1]
-		} else if cond.Op != token.NEQ {
-			continue
 		}
 		start, ok := x.(*ssa.Call)
 		if !ok || !isExecCmdMethod(start.Common(), "Start") || start.Common().Args[0] != cmd {
@@ -58,9 +47,4 @@ func isExecCmdMethod(call *ssa.CallCommon, name string) bool {
 	}
 	obj := FuncObject(fn)
 	return obj != nil && obj.FullName() == "(*os/exec.Cmd)."+name
-}
-
-func isNil(v ssa.Value) bool {
-	k, ok := v.(*ssa.Const)
-	return ok && k.IsNil()
 }
