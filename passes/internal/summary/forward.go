@@ -11,12 +11,15 @@ import (
 
 // forwardField follows a callee's lock through a field of an object the
 // caller has just allocated: m := &membersAPI{client: c}; m.Leader()
-// locks m.client.mu, which is c.mu. When root, the value the lock hangs
-// off, is an allocation of fn whose field (the first segment of l's path)
-// fn stores exactly once, it returns l with that segment dropped and the
-// stored value as its new root.
-func forwardField(fn *ssa.Function, root ssa.Value, l lockstate.ID) (lockstate.ID, ssa.Value, bool) {
-	alloc, ok := unbox(root).(*ssa.Alloc)
+// locks m.client.mu, which is c.mu. When l hangs off a parameter whose
+// argument in args is an allocation of fn, and fn stores that object's
+// field (the first segment of l's path) exactly once, it returns l with
+// that segment dropped and the stored value as its new root.
+func forwardField(fn *ssa.Function, l lockstate.ID, args []ssa.Value) (lockstate.ID, ssa.Value, bool) {
+	if l.Root != lockstate.RootParam || l.RootIndex >= len(args) || args[l.RootIndex] == nil {
+		return l, nil, false
+	}
+	alloc, ok := unbox(args[l.RootIndex]).(*ssa.Alloc)
 	if !ok || alloc.Parent() != fn || !strings.HasPrefix(l.Path, ".") {
 		return l, nil, false
 	}

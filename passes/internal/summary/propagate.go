@@ -195,18 +195,10 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 		}
 		when = append(slices.Clip(st.when), when...)
 		var root lockstate.ID
-		ok := false
-		if t.Lock.Root == lockstate.RootParam && t.Lock.RootIndex < len(args) && args[t.Lock.RootIndex] != nil {
-			// A lock below a field of an object fn has just built.
-			var v ssa.Value
-			if t.Lock, v, ok = forwardField(fn, args[t.Lock.RootIndex], t.Lock); ok {
-				root = a.flows[fn].IDOf(v)
-			}
-		}
-		if !ok {
-			root, ok = roots.of(a.flows[fn], t.Lock, args, bindings)
-		}
-		if !ok {
+		fl, v, ok := forwardField(fn, t.Lock, args) // below a field of an object fn has just built
+		if ok {
+			t.Lock, root = fl, a.flows[fn].IDOf(v)
+		} else if root, ok = roots.of(a.flows[fn], t.Lock, args, bindings); !ok {
 			continue
 		}
 		// A lock taken inside the caller's own unlock/relock
@@ -357,10 +349,8 @@ func IsNil(v ssa.Value) bool {
 // variables or globals, onto the caller's identity for the call's arguments
 // and the closure's bindings.
 func RebaseTake(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value) (lockstate.ID, bool) {
-	if l.Root == lockstate.RootParam && l.RootIndex < len(args) && args[l.RootIndex] != nil {
-		if fl, v, ok := forwardField(flow.Fn, args[l.RootIndex], l); ok {
-			return rebaseOnto(fl, flow.IDOf(v)), true
-		}
+	if fl, v, ok := forwardField(flow.Fn, l, args); ok {
+		return rebaseOnto(fl, flow.IDOf(v)), true
 	}
 	root, ok := takeRoot(flow, l, args, bindings)
 	if !ok {
