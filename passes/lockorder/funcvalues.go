@@ -2,7 +2,6 @@ package lockorder
 
 import (
 	"go/token"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -45,16 +44,10 @@ func (c *checker) funcValueTakes(f *summary.Func, common *ssa.CallCommon, pos to
 		c.call = &ssa.CallCommon{Value: g, Args: args}
 		name := via + " (" + summary.SSAFuncName(g, c.pass.Pkg) + ")"
 		for _, t := range takes {
-			c.root = nil
-			if strings.HasPrefix(t.Lock.Key, "class:") {
+			if summary.ClassOnly(t.Lock) {
 				t.Lock.Name = shortClass(t.Lock.Class)
 			}
-			for i, arg := range common.Args {
-				if root := f.Flow.IDOf(arg); under(t.Lock.Key, root.Key) {
-					c.root = arg // the argument the target's lock hangs off
-					t.Lock.Name = c.argLockName(common, i, root, t.Lock)
-				}
-			}
+			c.nameByArg(f, common, &t.Lock)
 			if c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 				return true // one finding per call
 			}

@@ -163,15 +163,22 @@ func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held 
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
 	c.call = common
 	for _, t := range takes {
-		c.root = nil
-		for i, arg := range common.Args {
-			if root := f.Flow.IDOf(arg); under(t.Lock.Key, root.Key) {
-				c.root = arg // the argument the callee's lock hangs off
-				t.Lock.Name = c.argLockName(common, i, root, t.Lock)
-			}
-		}
+		c.nameByArg(f, common, &t.Lock)
 		if c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 			return // one finding per call
+		}
+	}
+}
+
+// nameByArg sets c.root to the argument of call that the callee's lock l,
+// rebased onto the call, hangs off (nil when none), and names l from that
+// argument as written.
+func (c *checker) nameByArg(f *summary.Func, call *ssa.CallCommon, l *lockstate.ID) {
+	c.root = nil
+	for i, arg := range call.Args {
+		if root := f.Flow.IDOf(arg); under(l.Key, root.Key) {
+			c.root = arg
+			l.Name = c.argLockName(call, i, root, *l)
 		}
 	}
 }

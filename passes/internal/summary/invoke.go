@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -43,8 +44,8 @@ func (r *Result) InvokeEffects(flow *lockstate.Result, c *ssa.CallCommon, m *typ
 // where the call does not pass one, such as a method value's bound
 // receiver). A lock g reaches through values the call does not pass (that
 // receiver, a closure's captured variables) is known only by its class:
-// its identity names no instance of the caller's (Key "class:" and the
-// class), so it never matches a held lock as the same one.
+// its identity names no instance of the caller's (see ClassOnly), so it
+// never matches a held lock as the same one.
 func (r *Result) TargetEffects(flow *lockstate.Result, g *ssa.Function, args []ssa.Value, pick func(*Summary) []lockstate.Effect) []lockstate.Effect {
 	s := r.SummaryOf(g)
 	if s == nil {
@@ -66,9 +67,16 @@ func (r *Result) TargetEffects(flow *lockstate.Result, g *ssa.Function, args []s
 		if full == "" {
 			full = e.Lock.Class
 		}
-		e.Lock = lockstate.ID{Key: "class:" + e.Lock.Class, Class: e.Lock.Class, Name: e.Lock.Class, Full: full, Root: lockstate.RootValue}
+		e.Lock = lockstate.ID{Key: classOnlyKey + e.Lock.Class, Class: e.Lock.Class, Name: e.Lock.Class, Full: full, Root: lockstate.RootValue}
 		e.When = nil
 		out = append(out, e)
 	}
 	return out
 }
+
+// classOnlyKey prefixes the key of a lock known only by its class.
+const classOnlyKey = "class:"
+
+// ClassOnly reports whether id, from TargetEffects, is a lock known only
+// by its class.
+func ClassOnly(id lockstate.ID) bool { return strings.HasPrefix(id.Key, classOnlyKey) }
