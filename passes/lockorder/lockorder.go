@@ -63,7 +63,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			case *ssa.Call:
 				if held := ev.State.MustHeld(); len(held) > 0 {
 					c.acquisitions(f, instr, held)
-					c.releaseEdges(f, instr, ev.State)
+					c.releaseEdges(f, instr, held)
 				}
 			case *ssa.Defer:
 				if held := c.heldWhenDeferredRuns(f, instr, ev.State); len(held) > 0 {

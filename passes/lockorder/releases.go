@@ -10,29 +10,25 @@ import (
 // A function that releases a per-key lock it did not take (its caller
 // holds it: a URL's lock that URLLock returned with) while it holds a
 // lock it took itself acquired that lock with the first one held:
-// releasing B under A means B was held when A was taken. Only per-key
-// locks of a registry count: a lock of its own may be released by
-// another goroutine than the one that took it (syscall's ForkLock, which
-// the last of the forking goroutines releases under forkingLock). That is an order edge like
-// any other (hugo's URLUnlock read-locks the map, then unlocks the URL's
-// lock, against URLLock's map lock, then URL lock: the goroutine that
-// holds the URL lock cannot release it while URLLock waits for it holding
-// the map).
+// releasing B under A means B was held when A was taken, an order edge
+// like any other. hugo's URLUnlock read-locks the URL map, then unlocks
+// the URL's lock, against URLLock's map lock, then URL lock: the
+// goroutine that holds the URL lock cannot release it while URLLock waits
+// for it holding the map. Only per-key locks of a registry count: a lock
+// of its own may be released by another goroutine than the one that took
+// it (syscall's ForkLock, which the last of the forking goroutines
+// releases under forkingLock).
 
 // releaseEdges records, for a release in f of a lock f holds from its
 // entry, an edge from that lock to each lock f took before and still
-// holds, at the acquisition of the latter.
-func (c *checker) releaseEdges(f *summary.Func, instr ssa.Instruction, state lockstate.State) {
-	call, ok := instr.(*ssa.Call)
-	if !ok {
-		return
-	}
+// holds (held: what f must hold at the release), at the acquisition of
+// the latter.
+func (c *checker) releaseEdges(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
 	op := lockstate.OpOf(call.Common())
 	if op.Kind != lockstate.Release {
 		return
 	}
 	released := f.Flow.IDOf(op.Recv)
-	held := state.MustHeld()
 	for _, h := range held {
 		if h.Key == released.Key {
 			return // taken here: an ordinary critical section
@@ -48,24 +44,25 @@ func (c *checker) releaseEdges(f *summary.Func, instr ssa.Instruction, state loc
 	released = c.withKeyClass(released)
 	released.Name = c.lockName(released, call.Pos())
 	from := c.orderClass(released)
-	if from == "" || released.Full == "" {
+	if from == "" {
 		return
 	}
+	first := lockstate.Held{ID: released, Mode: op.Mode, Pos: call.Pos()}
 	for _, h := range held {
 		if h.Inherited || h.Restored || !h.Pos.IsValid() || c.goReleased[h.Key] {
 			continue
 		}
-		to := c.orderClass(c.withKeyClass(h.ID))
+		second := c.withKeyClass(h.ID)
+		to := c.orderClass(second)
 		if to == "" || to == from {
 			continue
 		}
 		c.root = op.Recv
 		c.edges = append(c.edges, edge{
-			from:      lockstate.Held{ID: released, Mode: op.Mode, Pos: call.Pos()},
-			to:        c.withKeyClass(h.ID),
+			from: first, to: second,
 			fromClass: from, toClass: to, toMode: h.Mode,
 			pos:        h.Pos,
-			related:    c.related(lockstate.Held{ID: released, Mode: op.Mode, Pos: call.Pos()}, h.ID),
+			related:    c.related(first, h.ID),
 			flow:       f.Flow,
 			fromCaller: true,
 		})
