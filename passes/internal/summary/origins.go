@@ -41,44 +41,37 @@ type Origin struct {
 func (o Origin) Closed() bool { return o.Supplied == "" && o.Unknown == "" }
 
 // mergeProgram adds p's functions, decided or supplied by the package, to
-// o's Program (Bound marks the method values among them).
+// o's Program.
 func (o *Origin) mergeProgram(p Origin) {
-	for _, list := range [][]*ssa.Function{p.Targets, p.Program} {
-		for _, t := range list {
-			if !slices.Contains(o.Program, t) {
-				o.Program = append(o.Program, t)
-			}
-			if p.Bound[t] {
-				if o.Bound == nil {
-					o.Bound = map[*ssa.Function]bool{}
-				}
-				o.Bound[t] = true
-			}
-		}
-	}
+	o.addFuncs(&o.Program, p.Targets, p.Bound)
+	o.addFuncs(&o.Program, p.Program, p.Bound)
 }
 
-func (o *Origin) merge(p Origin) {
-	for _, t := range p.Targets {
-		if !slices.Contains(o.Targets, t) {
-			o.Targets = append(o.Targets, t)
+// addFuncs adds fns to *list, without repeats, and marks in o.Bound those
+// that bound marks: method values.
+func (o *Origin) addFuncs(list *[]*ssa.Function, fns []*ssa.Function, bound map[*ssa.Function]bool) {
+	for _, t := range fns {
+		if !slices.Contains(*list, t) {
+			*list = append(*list, t)
 		}
-		if p.Bound[t] {
+		if bound[t] {
 			if o.Bound == nil {
 				o.Bound = map[*ssa.Function]bool{}
 			}
 			o.Bound[t] = true
 		}
 	}
+}
+
+func (o *Origin) merge(p Origin) {
+	o.addFuncs(&o.Targets, p.Targets, p.Bound)
 	if o.Supplied == "" {
 		o.Supplied = p.Supplied
 	}
 	if o.Unknown == "" {
 		o.Unknown = p.Unknown
 	}
-	if len(p.Program) > 0 {
-		o.mergeProgram(Origin{Program: p.Program, Bound: p.Bound})
-	}
+	o.addFuncs(&o.Program, p.Program, p.Bound)
 }
 
 // maxOriginDepth bounds the steps followed back from a call to the values
