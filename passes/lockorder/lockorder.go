@@ -142,7 +142,7 @@ func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held 
 	common, pos := instr.Common(), instr.Pos()
 	_, c.deferred = instr.(*ssa.Defer)
 	c.at, c.call = instr, nil
-	op := lockstate.OpOf(common)
+	op := f.Flow.OpOf(common)
 	if op.Kind == lockstate.Acquire {
 		id := f.Flow.IDOf(op.Recv)
 		id.Name = c.lockName(id, common.Pos())

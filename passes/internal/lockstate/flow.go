@@ -41,6 +41,8 @@ type Config struct {
 	// Free gives, for a closure analysed in its caller's context, the
 	// caller's identity of each captured variable.
 	Free []ID
+	// Conds gives the lock that the L of each Cond field stands for.
+	Conds CondLockers
 	// Visit, if set, is called once for every instruction of the
 	// function's reachable blocks with the locks held just before it.
 	Visit func(instr ssa.Instruction, s State)
@@ -103,7 +105,7 @@ func (r *Result) EventAt(instr ssa.Instruction) (Event, bool) {
 // and the cost is linear in the size of the function; paths are never
 // enumerated.
 func Analyze(fn *ssa.Function, cfg Config) *Result {
-	r := &Result{Fn: fn, ident: identifier{fn: fn, free: cfg.Free}}
+	r := &Result{Fn: fn, ident: identifier{fn: fn, free: cfg.Free, conds: cfg.Conds}}
 	if len(fn.Blocks) == 0 {
 		return r
 	}
@@ -359,7 +361,7 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 	if id, ok := a.res.unlockers[c.Value]; ok {
 		return release(s, id, deferred)
 	}
-	op := OpOf(c)
+	op := a.res.OpOf(c)
 	switch op.Kind {
 	case Acquire:
 		if deferred {

@@ -66,12 +66,17 @@ type identifier struct {
 	// allocs.
 	calls  map[string]*ssa.Call
 	frozen bool
+	// conds gives the lock each Cond field's L stands for.
+	conds CondLockers
 }
 
 // of returns the identity of the lock whose address (or interface value) is v.
 func (k *identifier) of(v ssa.Value) ID {
 	switch v := v.(type) {
 	case *ssa.FieldAddr:
+		if id, _, ok := k.condLocker(v); ok {
+			return id
+		}
 		base := k.of(v.X)
 		f, named := fieldOf(v.X.Type(), v.Field)
 		return base.child("."+f, "."+f, fieldClass(named, base, f), "."+f)
@@ -150,6 +155,9 @@ func (k *identifier) of(v ssa.Value) ID {
 		}
 		return id
 	case *ssa.Call:
+		if rw := rlockerOf(v); rw != nil {
+			return k.of(rw) // mu.RLocker() locks mu's read side
+		}
 		name := "call"
 		if callee := v.Call.StaticCallee(); callee != nil {
 			name = callee.Name() + "()"

@@ -96,28 +96,30 @@ type analyzer struct {
 	// concurrently.
 	mu sync.Mutex
 
-	res       *Result
-	pass      *analysis.Pass
-	pkg       *ssa.Package
-	cat       *catalog.Catalog
-	funcs     map[*ssa.Function]*Func
-	flows     map[*ssa.Function]*lockstate.Result
-	external  map[*types.Func]*Summary
-	conds     map[string]string
-	impls     map[types.Type][]types.Type // implementing types, by interface
-	concrete  []*types.Named              // see visibleTypes
-	visible   []*types.Package
-	api       map[apiKey]bool
-	apiNames  []string // the package scope's names, for inAPI
-	typeNames []string
-	quiet     bool // see quietPackage
-	buffered  map[string]bool
-	fields    *fieldValues
-	srcFuncs  []*ssa.Function
-	index     *pkgIndex            // built on first use: read it through indexed
-	origins   map[ssa.Value]Origin // memoised FuncOrigin results
-	guards    map[*ssa.Function]*guards
-	guarding  map[string]bool // lock classes that guard state, see GuardsState
+	res      *Result
+	pass     *analysis.Pass
+	pkg      *ssa.Package
+	cat      *catalog.Catalog
+	funcs    map[*ssa.Function]*Func
+	flows    map[*ssa.Function]*lockstate.Result
+	external map[*types.Func]*Summary
+	conds    map[string]string
+	// condLockers gives the lock each Cond field's L stands for.
+	condLockers lockstate.CondLockers
+	impls       map[types.Type][]types.Type // implementing types, by interface
+	concrete    []*types.Named              // see visibleTypes
+	visible     []*types.Package
+	api         map[apiKey]bool
+	apiNames    []string // the package scope's names, for inAPI
+	typeNames   []string
+	quiet       bool // see quietPackage
+	buffered    map[string]bool
+	fields      *fieldValues
+	srcFuncs    []*ssa.Function
+	index       *pkgIndex            // built on first use: read it through indexed
+	origins     map[ssa.Value]Origin // memoised FuncOrigin results
+	guards      map[*ssa.Function]*guards
+	guarding    map[string]bool // lock classes that guard state, see GuardsState
 	// handleLoads holds, by lock class, the loads of fields that the
 	// class's critical sections only run blocking operations on; settled
 	// and structStores memoise whether such a field never changes once
@@ -218,10 +220,11 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	}
 	sccs := sccOrder(ssainfo.SrcFuncs, edges)
 	a.sccs = sccs
+	a.condLockers = lockstate.FindCondLockers(ssainfo.SrcFuncs)
 	for _, scc := range sccs {
 		for _, fn := range scc {
 			*at = fn.Pos()
-			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Visit: a.visitor(fn)})
+			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Conds: a.condLockers, Visit: a.visitor(fn)})
 			a.flows[fn] = flow
 			a.funcs[fn].Flow = flow
 			a.funcs[fn].Summary.Effects = flow.Exit

@@ -50,7 +50,7 @@ func (a *analyzer) inherit(fn *ssa.Function) {
 		entry[i].ID = outer(entry[i].ID)
 	}
 	f := a.funcs[fn]
-	f.Flow = lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Entry: entry, Free: free, Visit: a.visitor(fn)})
+	f.Flow = lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Entry: entry, Free: free, Conds: a.condLockers, Visit: a.visitor(fn)})
 	f.InPlace = true
 }
 

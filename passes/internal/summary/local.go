@@ -134,7 +134,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 
 func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string), deferred bool) {
 	l.call = c
-	op := lockstate.OpOf(c)
+	op := flow.OpOf(c)
 	switch op.Kind {
 	case lockstate.Acquire, lockstate.TryAcq:
 		id := flow.IDOf(op.Recv)
