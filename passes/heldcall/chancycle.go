@@ -3,6 +3,7 @@ package heldcall
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -94,14 +95,22 @@ func (c *checker) recvCycle(f *summary.Func, ch ssa.Value, held []lockstate.Held
 	if class == "" {
 		return chanRecv{}, lockstate.Held{}, false
 	}
-	return takesHeld(c.signallers(class), held)
+	return c.takesHeld(c.signallers(class), held)
 }
 
 // takesHeld returns the first of sides whose function takes the class of
-// one of the held locks, in a mode that waits for the holder.
-func takesHeld(sides []chanRecv, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
+// one of the held locks, in a mode that waits for the holder: itself or
+// through a func value it calls whose targets the package decides (a
+// loop's hook field, set by its owner to a closure that locks the owner).
+func (c *checker) takesHeld(sides []chanRecv, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
 	for _, r := range sides {
-		for _, t := range r.f.Summary.Takes {
+		takes := r.f.Summary.Takes
+		for _, g := range c.funcValueTargets(r.f) {
+			if s := c.res.SummaryOf(g); s != nil {
+				takes = append(slices.Clip(takes), s.Takes...)
+			}
+		}
+		for _, t := range takes {
 			for _, h := range held {
 				readers := t.Mode == lockstate.Read && h.Mode == lockstate.Read // readers do not wait for each other
 				if h.Class != "" && t.Lock.Class == h.Class && !readers {
@@ -113,6 +122,46 @@ func takesHeld(sides []chanRecv, held []lockstate.Held) (chanRecv, lockstate.Hel
 	return chanRecv{}, lockstate.Held{}, false
 }
 
+// funcValueTargets returns the functions that f's calls of func values
+// can run when the package decides every value (summary.Origin.Closed).
+func (c *checker) funcValueTargets(f *summary.Func) []*ssa.Function {
+	var out []*ssa.Function
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() || summary.StaticCallee(&call.Call) != nil {
+				continue
+			}
+			if _, builtin := call.Call.Value.(*ssa.Builtin); builtin {
+				continue
+			}
+			if o := c.res.FuncOrigin(f.Fn, call.Call.Value); o.Closed() {
+				out = append(out, o.Targets...)
+			}
+		}
+	}
+	return out
+}
+
+// sendsVia returns the finding for a call, under the locks held, of a
+// function that puts into a buffered channel (summary.Summary.Sends)
+// whose receivers take one of those locks before they receive again, or
+// nil: the send of a helper (k.track(id)) waits like one written here.
+func (c *checker) sendsVia(f *summary.Func, call *ssa.CallCommon, name string, s *summary.Summary, args, bindings []ssa.Value, held []lockstate.Held) *finding {
+	for _, r := range c.res.SendsAt(s, f.Fn, call, args, bindings) {
+		hs := c.blockedBy(r, held)
+		if len(hs) == 0 {
+			continue
+		}
+		if rr, h, ok := c.takesHeld(c.receivers(r.Chan), hs); ok {
+			fd := &finding{category: "chan", what: "call of " + name + ", which sends on a buffered channel: " + c.chain(r), held: []lockstate.Held{h}, sides: true}
+			c.cycleNote(fd, rr, h)
+			return fd
+		}
+	}
+	return nil
+}
+
 // sendCycle returns a receive from the channel of send whose function
 // takes one of the held locks' classes, and that lock: the receiver cannot
 // drain the channel while the sender holds the lock.
@@ -121,7 +170,7 @@ func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.He
 	if class == "" {
 		return chanRecv{}, lockstate.Held{}, false
 	}
-	return takesHeld(c.receivers(class), held)
+	return c.takesHeld(c.receivers(class), held)
 }
 
 // onlyDrainedSend reports whether send, on a channel made with a capacity,

@@ -186,6 +186,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		}
 	}
 	fd := c.callbacksOf(f, call, callee, name, s, args, held)
+	if fd == nil && chain == nil && c.res.Func(callee) != nil {
+		return c.sendsVia(f, call, name, s, args, bindings, held)
+	}
 	if fd == nil || chain != nil && fd.level != confidence.Warning {
 		return chain
 	}

@@ -46,6 +46,7 @@ type local struct {
 	invoked  []int // interface-typed parameters whose methods are called
 	acquires []string
 	takes    []lockstate.Effect
+	sends    []*Reason // buffered sends that can fill, by channel class
 	sites    []site
 	joins    []joinCand // receives and selects that may join workers
 }
@@ -104,6 +105,13 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			case *ssa.Send:
 				if !a.res.BufferedSend(flow, instr.Chan) && !a.bufferedElem(fn, instr.Chan) && !DrainedSend(instr) {
 					waitOn(instr, "chan", "channel send")
+				} else if !l.dying && !DrainedSend(instr) && !TokenReturn(instr) && !a.res.FinalSend(fn, instr) {
+					// A buffered send that can fill: its channel's
+					// receivers decide whether a caller's lock
+					// holds them up.
+					if class := flow.IDOf(instr.Chan).Class; class != "" {
+						l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, "channel send"}, Released: released, When: g.when(cur), Chan: class})
+					}
 				}
 			case *ssa.UnOp:
 				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) {

@@ -38,6 +38,9 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 			for _, t := range l.takes {
 				s.addTake(t)
 			}
+			for _, r := range l.sends {
+				s.addSend(r)
+			}
 		}
 		for _, st := range l.sites {
 			if st.callee == nil {
@@ -313,6 +316,18 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		// released around the operation too.
 		r.Released = append(slices.Clip(r.Released), st.released...)
 		if s.addBlock(r) {
+			changed = true
+		}
+	}
+	for _, b := range c.Sends {
+		ok, when, dropped := condsHold(fn, a.judgedAt(&st), b.When, st.args, st.bindings)
+		if !ok || dropped || len(b.Chain)+1 > MaxChain {
+			continue
+		}
+		r := b.extend(name.get())
+		r.When = append(slices.Clip(st.when), when...)
+		r.Released = append(slices.Clip(r.Released), st.released...)
+		if s.addSend(r) {
 			changed = true
 		}
 	}

@@ -53,6 +53,9 @@ type Reason struct {
 	// weakest: any other reason replaces one.
 	Join      bool
 	JoinTakes []string
+	// Chan is, for a reason of Summary.Sends, the class of the channel
+	// the send puts into.
+	Chan string
 }
 
 // MaxChain bounds the length of a reason chain kept in a summary: a longer
@@ -67,7 +70,7 @@ func (r *Reason) extend(fn string) *Reason {
 		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
 	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded,
-		Join: r.Join, JoinTakes: r.JoinTakes}
+		Join: r.Join, JoinTakes: r.JoinTakes, Chan: r.Chan}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".
@@ -117,6 +120,13 @@ type Summary struct {
 	// variable or a global. A caller already holding one of them
 	// deadlocks (lockorder).
 	Takes []lockstate.Effect
+	// Sends lists the sends, directly or through callees in the
+	// package, into channels made with a buffer, which do not block by
+	// themselves (Reason.Chan is the channel's class): a caller holding a
+	// lock that the channel's receivers take before they receive again
+	// waits for them once the buffer is full (heldcall). They stay in the
+	// package: the receivers are searched there.
+	Sends []*Reason
 	// NoReturn is set when the function never returns normally: every
 	// path ends in a panic or in a call that never returns (os.Exit,
 	// runtime.Goexit). What blocks on a path to such a call is not
@@ -305,6 +315,47 @@ func blockAt(s *Summary, fn *ssa.Function, at judged, args, bindings []ssa.Value
 		return best
 	}
 	return join
+}
+
+// maxSends bounds the channels kept in Sends.
+const maxSends = 4
+
+// addSend adds the buffered send r, keeping one reason per channel class,
+// the shortest chain under the fewest conditions.
+func (s *Summary) addSend(r *Reason) bool {
+	if r.Chan == "" {
+		return false
+	}
+	for i, b := range s.Sends {
+		if b.Chan != r.Chan {
+			continue
+		}
+		if len(r.When) < len(b.When) || len(r.When) == len(b.When) && len(r.Chain) < len(b.Chain) {
+			s.Sends[i] = r
+			return true
+		}
+		return false
+	}
+	if len(s.Sends) >= maxSends {
+		return false
+	}
+	s.Sends = append(s.Sends, r)
+	return true
+}
+
+// SendsAt returns the buffered sends of s whose conditions may hold at
+// call, a call in fn, with the given arguments and bindings.
+func (r *Result) SendsAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) []*Reason {
+	if s == nil {
+		return nil
+	}
+	var out []*Reason
+	for _, b := range s.Sends {
+		if ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers}, b.When, args, bindings); ok {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // maxTakes bounds the locks kept in Takes.
