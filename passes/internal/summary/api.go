@@ -96,8 +96,12 @@ func (a *analyzer) inAPI(n *types.Named, in bool) bool {
 // callableOutside reports whether other packages can call fn: an exported
 // function, or a method with an exported name whose receiver type is
 // exported, or unexported but handed out (returned by the exported API,
-// stored in an exported field or variable, or converted to an interface,
-// through which it can go anywhere).
+// stored in an exported field or variable, embedded in an exported type),
+// or converted to an interface that declares the method, or to any
+// interface for the methods other packages look for on any value
+// (String, Error, Write...). An unexported cache's SetOnReplace, called
+// only by the package, is not callable outside because the cache is
+// handed to other packages as a store.
 func (a *analyzer) callableOutside(fn *ssa.Function) bool {
 	obj := FuncObject(fn)
 	if obj == nil || !obj.Exported() {
@@ -116,5 +120,20 @@ func (a *analyzer) callableOutside(fn *ssa.Function) bool {
 		return true
 	}
 	n = n.Origin()
-	return a.inAPI(n, false) || a.indexed().boxed[n]
+	if a.inAPI(n, false) || a.embeddedOutward(n.Obj(), map[*types.TypeName]bool{}) {
+		return true
+	}
+	methods, boxed := a.indexed().boxed[n]
+	return boxed && (methods[obj.Name()] || wellKnownMethods[obj.Name()])
+}
+
+// wellKnownMethods are the methods that other packages look for on values
+// of any type they are handed (fmt's, errors', encoding's, io's and
+// sort's interfaces): an unexported type's other methods are reachable
+// only through interfaces that declare them.
+var wellKnownMethods = map[string]bool{
+	"String": true, "GoString": true, "Format": true, "Error": true, "Unwrap": true, "Is": true, "As": true,
+	"MarshalJSON": true, "UnmarshalJSON": true, "MarshalText": true, "UnmarshalText": true,
+	"MarshalBinary": true, "UnmarshalBinary": true, "Read": true, "Write": true, "Close": true,
+	"Len": true, "Less": true, "Swap": true, "ServeHTTP": true, "Lock": true, "Unlock": true,
 }

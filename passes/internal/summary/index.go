@@ -36,9 +36,11 @@ type pkgIndex struct {
 	// invoked holds the unexported methods of the package called through
 	// an interface: their callers are not all direct calls.
 	invoked map[*types.Func]bool
-	// boxed holds the named types whose values (or pointers) the package
-	// converts to an interface: their methods can be called from anywhere.
-	boxed map[*types.Named]bool
+	// boxed holds, for the named types whose values (or pointers) the
+	// package converts to an interface, the names of the methods that the
+	// interfaces declare: other packages can call those wherever the
+	// interface value goes.
+	boxed map[*types.Named]map[string]bool
 }
 
 // indexed returns the package's index, built on first use.
@@ -59,7 +61,7 @@ func buildIndex(pkg *ssa.Package, funcs []*ssa.Function) *pkgIndex {
 		calls:        map[*ssa.Function][]callSite{},
 		escapes:      map[*ssa.Function]bool{},
 		invoked:      map[*types.Func]bool{},
-		boxed:        map[*types.Named]bool{},
+		boxed:        map[*types.Named]map[string]bool{},
 	}
 	all := funcs
 	if init := pkg.Func("init"); init != nil {
@@ -96,7 +98,15 @@ func (ix *pkgIndex) instr(fn *ssa.Function, instr ssa.Instruction) {
 			t = p.Elem()
 		}
 		if n, ok := types.Unalias(t).(*types.Named); ok {
-			ix.boxed[n.Origin()] = true
+			n = n.Origin()
+			if ix.boxed[n] == nil {
+				ix.boxed[n] = map[string]bool{}
+			}
+			if iface, ok := instr.Type().Underlying().(*types.Interface); ok {
+				for i := range iface.NumMethods() {
+					ix.boxed[n][iface.Method(i).Name()] = true
+				}
+			}
 		}
 	case *ssa.FieldAddr:
 		if f := FieldVar(instr); f != nil {
