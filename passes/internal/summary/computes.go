@@ -17,10 +17,21 @@ import (
 // of numbers to a number can be an accountant that commits what it
 // returns (quic-go's send limiter); and a result of any other type (an
 // error, an interface, nothing at all as for a queued job) is a hook.
+//
+// A predicate over values is one too: a single bool result, from
+// parameters that are all passed by value (numbers, strings, bools, struct
+// or array values such as a time.Time or a url.URL, slices and maps of
+// plain data). It decides on copies of what it is given (an expiry test,
+// a status filter, a flag mapping); a predicate handed a pointer or an
+// interface can reach and change shared state (raft's observer filter,
+// which may deregister its observer), and stays a proven callback.
 func Computes(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
 	if !ok || sig.Results().Len() == 0 || sig.TypeParams().Len() > 0 {
 		return false
+	}
+	if predicateOverValues(sig) {
+		return true
 	}
 	for v := range sig.Results().Variables() {
 		if !number(v.Type()) {
@@ -59,7 +70,40 @@ func isByte(t types.Type) bool {
 // ComputesWhy is the reason a call of a func value that Computes is only
 // plausible.
 func ComputesWhy(t types.Type) string {
-	return "a func value of type " + types.TypeString(t.Underlying(), func(*types.Package) string { return "" }) + " computes a number"
+	what := " computes a number"
+	if sig, ok := t.Underlying().(*types.Signature); ok && predicateOverValues(sig) {
+		what = " is a predicate over values"
+	}
+	return "a func value of type " + types.TypeString(t.Underlying(), (*types.Package).Name) + what
+}
+
+// predicateOverValues reports whether sig returns a bool only, from at
+// least one parameter, each passed by value.
+func predicateOverValues(sig *types.Signature) bool {
+	if sig.Results().Len() != 1 || sig.Params().Len() == 0 || sig.Variadic() {
+		return false
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	for v := range sig.Params().Variables() {
+		if !byValue(v.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// byValue reports whether a parameter of type t hands the callee a copy:
+// plain data, or a struct or array value (whatever pointers it holds
+// inside, such as a time.Time's location, are not the caller's shared
+// state).
+func byValue(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		return true
+	}
+	return plainData(t, 0)
 }
 
 func number(t types.Type) bool {
