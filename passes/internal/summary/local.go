@@ -248,7 +248,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
 			l.sites[len(l.sites)-1].dying = true
 		}
-		r := &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt()}
+		r := &Reason{Kind: "callback", Chain: []string{name, "func value " + ValueName(c.Value)}, Released: l.releasedAt(), When: l.whenAt()}
 		switch {
 		case o.Supplied != "" && Computes(c.Value.Type()):
 			r.Plausible = ComputesWhy(c.Value.Type())
@@ -313,14 +313,26 @@ func (l *local) addSite(st site) {
 }
 
 // setCallback records r as the function's callback reason, a proven one
-// over a plausible one.
+// over a plausible one, and one under fewer conditions on the parameters
+// ("calls the transformer only if !skipTransform") over the others.
 func (l *local) setCallback(r *Reason) {
 	if l.dying {
 		return
 	}
-	if l.callback == nil || (l.callback.Plausible != "" && r.Plausible == "") {
+	if betterCallback(r, l.callback) {
 		l.callback = r
 	}
+}
+
+// betterCallback reports whether the callback reason r replaces old.
+func betterCallback(r, old *Reason) bool {
+	switch {
+	case old == nil:
+		return true
+	case (old.Plausible == "") != (r.Plausible == ""):
+		return r.Plausible == ""
+	}
+	return len(r.When) < len(old.When)
 }
 
 // methodSite is a call site of a concrete method reached through an

@@ -281,7 +281,8 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 			}
 			r.Plausible = "the func value can be " + o.Unknown
 		}
-		if s.Callback == nil || (s.Callback.Plausible != "" && r.Plausible == "") {
+		r.When = st.when
+		if betterCallback(r, s.Callback) {
 			s.Callback = r
 			changed = true
 		}

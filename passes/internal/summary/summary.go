@@ -317,6 +317,14 @@ func blockAt(s *Summary, fn *ssa.Function, at judged, args, bindings []ssa.Value
 	return join
 }
 
+// MayHold reports whether the conditions of the reason r on the
+// parameters may hold at call, a call in fn with the given arguments (the
+// callee's parameters in order).
+func (r *Result) MayHold(reason *Reason, fn *ssa.Function, call *ssa.CallCommon, args []ssa.Value) bool {
+	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers}, reason.When, args, nil)
+	return ok
+}
+
 // maxSends bounds the channels kept in Sends.
 const maxSends = 4
 
