@@ -313,26 +313,41 @@ func (l *local) addSite(st site) {
 }
 
 // setCallback records r as the function's callback reason, a proven one
-// over a plausible one, and one under fewer conditions on the parameters
-// ("calls the transformer only if !skipTransform") over the others.
+// over a plausible one. Two callbacks of one kind make one reason under
+// the conditions both share: a func value called on two branches
+// (only if oldObj != nil, only if newObj != nil) may run whenever either
+// holds, so neither condition rules it out alone.
 func (l *local) setCallback(r *Reason) {
 	if l.dying {
 		return
 	}
-	if betterCallback(r, l.callback) {
-		l.callback = r
-	}
+	l.callback = mergeCallback(l.callback, r)
 }
 
-// betterCallback reports whether the callback reason r replaces old.
-func betterCallback(r, old *Reason) bool {
+// mergeCallback returns the callback reason for a function that has old
+// (or nil) and r.
+func mergeCallback(old, r *Reason) *Reason {
 	switch {
 	case old == nil:
-		return true
+		return r
 	case (old.Plausible == "") != (r.Plausible == ""):
-		return r.Plausible == ""
+		if r.Plausible == "" {
+			return r
+		}
+		return old
 	}
-	return len(r.When) < len(old.When)
+	var when []lockstate.Cond
+	for _, c := range old.When {
+		if slices.Contains(r.When, c) {
+			when = append(when, c)
+		}
+	}
+	if len(when) == len(old.When) {
+		return old
+	}
+	out := *old
+	out.When = when
+	return &out
 }
 
 // methodSite is a call site of a concrete method reached through an

@@ -282,8 +282,8 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 			r.Plausible = "the func value can be " + o.Unknown
 		}
 		r.When = st.when
-		if betterCallback(r, s.Callback) {
-			s.Callback = r
+		if m := mergeCallback(s.Callback, r); m != s.Callback {
+			s.Callback = m
 			changed = true
 		}
 	}

@@ -43,3 +43,35 @@ func (q *EventQueue) Resync() {
 		q.addLocked(obj, true)
 	}
 }
+
+// Index keeps the user's index function's values for each object.
+type Index struct {
+	mu     sync.Mutex
+	values map[string][]string
+	index  func(obj string) ([]string, error)
+}
+
+// reindexLocked indexes the old object and the new one, whichever are
+// given: the index function runs if either is.
+func (x *Index) reindexLocked(oldObj, newObj *string) {
+	if oldObj != nil {
+		x.index(*oldObj) //nolint:errcheck
+	}
+	if newObj != nil {
+		vals, _ := x.index(*newObj)
+		x.values[*newObj] = vals
+	}
+}
+
+// Add indexes a new object, with no old one, under the lock: the second
+// branch runs the user's function.
+func (x *Index) Add(obj string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.reindexLocked(nil, &obj) // want `x.mu held across call of \(\*Index\).reindexLocked, which calls func value x.index \(\(\*Index\).reindexLocked -> func value x.index\) \(locked at transform.go:\d+, released by defer\)`
+}
+
+// NewIndex takes the user's index function.
+func NewIndex(index func(obj string) ([]string, error)) *Index {
+	return &Index{values: map[string][]string{}, index: index}
+}
