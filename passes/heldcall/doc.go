@@ -131,7 +131,13 @@
 // func value that computes a number from a key or a value (a sizer, a
 // hash, a weigher: plain-data parameters, one of them a string or bytes,
 // and numeric results; a func() int or a function of numbers stays
-// proven, since it can read or commit shared state), binding or
+// proven, since it can read or commit shared state) or a predicate over
+// values (a single bool result from parameters passed by value: an
+// expiry test, a status filter; one handed a pointer or an interface
+// stays proven), a finding in test-support code outside _test.go files
+// (a package of test doubles such as mocks, fake... or testing, or a
+// function named TestOnly... or ...ForTesting) unless it is a channel
+// deadlock, binding or
 // resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
 // asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across

@@ -43,6 +43,7 @@ var corpus = []string{
 	"kvstore",
 	"kvstore/internal/evict",
 	"internal/cpuprof",
+	"mockstore",
 }
 
 func TestHeldcall(t *testing.T) {

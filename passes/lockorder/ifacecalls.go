@@ -129,10 +129,7 @@ func (c *checker) methodName(m *types.Func) string {
 // recvNamed returns the named receiver type of fn's method (of its
 // enclosing method, for a closure), or nil.
 func recvNamed(fn *ssa.Function) *types.TypeName {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	if obj, ok := fn.Object().(*types.Func); ok {
+	if obj, ok := summary.Outermost(fn).Object().(*types.Func); ok {
 		return methodRecv(obj)
 	}
 	return nil

@@ -202,10 +202,7 @@ func funcLabel(fn *ssa.Function) string {
 	if fn.Parent() == nil {
 		return fn.Name()
 	}
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	return "the func literal in " + fn.Name()
+	return "the func literal in " + summary.Outermost(fn).Name()
 }
 
 // unlockSites returns, by lock key, the instructions of f that release a

@@ -240,3 +240,12 @@ func (a *analyzer) eachFieldStore(f *types.Var, store func(fa *ssa.FieldAddr, st
 	}
 	return true
 }
+
+// Outermost returns the function declared in the source that fn is, or
+// that encloses fn, a func literal.
+func Outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
