@@ -53,7 +53,7 @@ func (c *checker) indexChannels() {
 	if c.recvs != nil {
 		return
 	}
-	c.recvs, c.sigs = map[string][]chanRecv{}, map[string][]chanRecv{}
+	c.recvs, c.sigs, c.goBodies = map[string][]chanRecv{}, map[string][]chanRecv{}, map[*ssa.Function]bool{}
 	for _, f := range c.res.Funcs {
 		if f.Flow == nil {
 			continue
@@ -78,6 +78,10 @@ func (c *checker) indexChannels() {
 					}
 				case *ssa.Send:
 					add(c.sigs, instr.Chan, instr.Pos(), "sender")
+				case *ssa.Go:
+					if g := instr.Call.StaticCallee(); g != nil {
+						c.goBodies[g] = true
+					}
 				case ssa.CallInstruction: // close(ch), also deferred
 					if b, ok := instr.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" && len(instr.Common().Args) == 1 {
 						add(c.sigs, instr.Common().Args[0], instr.Pos(), "closer")
@@ -147,13 +151,24 @@ func (c *checker) funcValueTargets(f *summary.Func) []*ssa.Function {
 // function that puts into a buffered channel (summary.Summary.Sends)
 // whose receivers take one of those locks before they receive again, or
 // nil: the send of a helper (k.track(id)) waits like one written here.
+// Only receivers that run as the package's goroutines count, the
+// background loops that drain the channel: a caller that waits for its
+// own reply on a channel made for it with room for the one reply
+// (pebble's manual compactions) holds the lock only before it sends its
+// request.
 func (c *checker) sendsVia(f *summary.Func, call *ssa.CallCommon, name string, s *summary.Summary, args, bindings []ssa.Value, held []lockstate.Held) *finding {
 	for _, r := range c.res.SendsAt(s, f.Fn, call, args, bindings) {
 		hs := c.blockedBy(r, held)
 		if len(hs) == 0 {
 			continue
 		}
-		if rr, h, ok := c.takesHeld(c.receivers(r.Chan), hs); ok {
+		var loops []chanRecv
+		for _, rr := range c.receivers(r.Chan) {
+			if c.goBodies[rr.f.Fn] {
+				loops = append(loops, rr)
+			}
+		}
+		if rr, h, ok := c.takesHeld(loops, hs); ok {
 			fd := &finding{category: "chan", what: "call of " + name + ", which sends on a buffered channel: " + c.chain(r), held: []lockstate.Held{h}, sides: true}
 			c.cycleNote(fd, rr, h)
 			return fd

@@ -87,6 +87,8 @@ type checker struct {
 	calls *srcname.Calls
 	recvs map[string][]chanRecv // receives by channel class, see indexChannels
 	sigs  map[string][]chanRecv // sends and closes by channel class
+	// goBodies holds the functions the package starts as goroutines.
+	goBodies map[*ssa.Function]bool
 }
 
 // lockName names a held lock as written. The engine names locks from

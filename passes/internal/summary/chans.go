@@ -301,25 +301,70 @@ func closedRightAfter(send *ssa.Send) bool {
 // the same channel before it on every path, with no send on it between
 // (<-w.comms ... w.comms <- token): a channel used as a lock, whose holder
 // returns the one token it took, into the slot its own receive freed.
+//
+// The put back can be a deferred closure's (<-w.comms; defer func() {
+// w.comms <- token }()): its send returns the token the function that
+// defers it took before the defer.
 func TokenReturn(send *ssa.Send) bool {
-	b := send.Block()
-	for _, dom := range dominators(b) {
-		instrs := dom.Instrs
-		if dom == b {
-			instrs = instrs[:slices.Index(instrs, ssa.Instruction(send))]
-		}
-		for i := len(instrs) - 1; i >= 0; i-- {
-			switch x := instrs[i].(type) {
-			case *ssa.UnOp:
-				if x.Op == token.ARROW && sameInstance(x.X, send.Chan) {
-					return true
-				}
-			case *ssa.Send:
-				if sameInstance(x.Chan, send.Chan) {
-					return false
-				}
+	if took, found := tookBefore(send, send.Chan, nil); found {
+		return took
+	}
+	fn := send.Parent()
+	if fn.Parent() == nil || !dominatesReturns(send) {
+		return false
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				took, _ := tookBefore(d, send.Chan, mc)
+				return took
 			}
 		}
 	}
 	return false
+}
+
+// tookBefore reports whether the function of at receives from ch (a value
+// of the closure mc makes, when mc is not nil) on every path before at,
+// with no send on it between; found is false when neither comes first.
+func tookBefore(at ssa.Instruction, ch ssa.Value, mc *ssa.MakeClosure) (took, found bool) {
+	b := at.Block()
+	for _, dom := range dominators(b) {
+		instrs := dom.Instrs
+		if dom == b {
+			instrs = instrs[:slices.Index(instrs, at)]
+		}
+		for i := len(instrs) - 1; i >= 0; i-- {
+			switch x := instrs[i].(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && sameInstanceBound(ch, x.X, mc) {
+					return true, true
+				}
+			case *ssa.Send:
+				if sameInstanceBound(ch, x.Chan, mc) {
+					return false, true
+				}
+			}
+		}
+	}
+	return false, false
+}
+
+// dominatesReturns reports whether the block of instr dominates every
+// return of its function: the closure always does it.
+func dominatesReturns(instr ssa.Instruction) bool {
+	b := instr.Block()
+	for _, r := range instr.Parent().Blocks {
+		if len(r.Instrs) == 0 {
+			continue
+		}
+		if _, ok := r.Instrs[len(r.Instrs)-1].(*ssa.Return); ok && !b.Dominates(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package summary
 import (
 	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -150,9 +151,19 @@ func isLenOf(v, ch ssa.Value) bool {
 
 // sameInstance reports whether a and b are the same value, or loads of the
 // same field path from the same value (t.timer read twice).
-func sameInstance(a, b ssa.Value) bool {
+func sameInstance(a, b ssa.Value) bool { return sameInstanceBound(a, b, nil) }
+
+// sameInstanceBound is sameInstance for a, a value of the closure mc
+// makes, and b, a value of the function that makes it: a's free
+// variables are mc's bindings.
+func sameInstanceBound(a, b ssa.Value, mc *ssa.MakeClosure) bool {
 	for range 8 {
 		a, b = stripConv(a), stripConv(b)
+		if fv, ok := a.(*ssa.FreeVar); ok && mc != nil {
+			if i := slices.Index(mc.Fn.(*ssa.Function).FreeVars, fv); i >= 0 && i < len(mc.Bindings) {
+				a = mc.Bindings[i]
+			}
+		}
 		if a == b {
 			return true
 		}

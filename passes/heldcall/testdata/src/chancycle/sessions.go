@@ -113,3 +113,38 @@ func (a *AuditTable) Record(id, what string) {
 	a.entries[id] = what
 	a.keeper.track(id)
 }
+
+// compactRequest carries its own reply channel, with room for the one
+// reply.
+type compactRequest struct {
+	level int
+	done  chan error
+}
+
+// Compactor runs the compactions its callers queue under its lock.
+type Compactor struct {
+	mu      sync.Mutex
+	pending []*compactRequest
+	running bool
+}
+
+// schedule answers each pending request once, with the lock held.
+func (c *Compactor) schedule() {
+	for _, req := range c.pending {
+		req.done <- nil
+	}
+	c.pending = nil
+}
+
+// Compact queues a request and waits for its reply with the lock
+// released: schedule's send, made under the lock, goes into the room the
+// request's own channel has for it, and its receiver is this caller, not
+// a loop that needs the lock.
+func (c *Compactor) Compact(level int) error {
+	req := &compactRequest{level: level, done: make(chan error, 1)}
+	c.mu.Lock()
+	c.pending = append(c.pending, req)
+	c.schedule()
+	c.mu.Unlock()
+	return <-req.done
+}

@@ -16,6 +16,7 @@ type usbWallet struct {
 func newUSBWallet(d *usbDevice) *usbWallet {
 	w := &usbWallet{comms: make(chan struct{}, 1), device: d}
 	w.comms <- struct{}{}
+	go w.heartbeat()
 	return w
 }
 
@@ -48,4 +49,18 @@ func (w *usbWallet) Open(d *usbDevice) {
 	defer w.stateLock.Unlock()
 	w.device = d
 	w.comms <- struct{}{} // want `w.stateLock held across channel send, whose receiver \(tokens.go:\d+\) takes w.stateLock before it receives again \(locked at tokens.go:\d+, released by defer\)`
+}
+
+// Sign takes the comms token and puts it back in a deferred closure, with
+// the state lock read-held: the put-back goes into the slot its own take
+// freed, so it never waits for the heartbeat.
+func (w *usbWallet) Sign(payload string) string {
+	w.stateLock.RLock()
+	defer w.stateLock.RUnlock()
+	if w.device == nil {
+		return ""
+	}
+	<-w.comms // want `w.stateLock held across channel receive, whose sender \(tokens.go:\d+\) takes w.stateLock first \(locked at tokens.go:\d+, released by defer\)`
+	defer func() { w.comms <- struct{}{} }()
+	return w.device.serial + payload
 }
