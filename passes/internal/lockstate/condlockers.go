@@ -112,7 +112,7 @@ func storedCondLocker(owner, val ssa.Value) (CondLocker, bool) {
 // lockerOf returns the lock that the Locker v stands for when it is a lock
 // below owner (&owner.mu) or the read side of one (owner.mu.RLocker()).
 func lockerOf(owner, v ssa.Value) (CondLocker, bool) {
-	v = unwrapLocker(v)
+	v = Unbox(v)
 	read := false
 	if call, ok := v.(*ssa.Call); ok {
 		rw := rlockerOf(call)
@@ -143,13 +143,16 @@ func lockerOf(owner, v ssa.Value) (CondLocker, bool) {
 	return CondLocker{}, false
 }
 
-// unwrapLocker strips the conversions of a value to sync.Locker.
-func unwrapLocker(v ssa.Value) ssa.Value {
+// Unbox returns the value v converts to an interface or to another type,
+// through any number of conversions (a lock converted to sync.Locker).
+func Unbox(v ssa.Value) ssa.Value {
 	for {
 		switch x := v.(type) {
 		case *ssa.MakeInterface:
 			v = x.X
 		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
 			v = x.X
 		default:
 			return v
@@ -235,7 +238,7 @@ func (k *identifier) condLocker(addr *ssa.FieldAddr) (ID, bool, bool) {
 // readSide reports whether the Locker v, whose Lock or Unlock is called, is
 // the read side of an RWMutex: an RLocker, or a Cond's L made on one.
 func (k *identifier) readSide(v ssa.Value) bool {
-	v = unwrapLocker(v)
+	v = Unbox(v)
 	if load, ok := v.(*ssa.UnOp); ok {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
 			_, read, ok := k.condLocker(fa)

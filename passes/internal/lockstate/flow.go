@@ -480,7 +480,7 @@ func (a *analysis) capturedCallsOf(callee *ssa.Function) []capturedCall {
 				}
 			}
 		}
-		if len(calls) > 0 && dominatesReturns(b) {
+		if len(calls) > 0 && DominatesReturns(b) {
 			ccs = append(ccs, calls...)
 		}
 	}
@@ -491,9 +491,9 @@ func (a *analysis) capturedCallsOf(callee *ssa.Function) []capturedCall {
 	return ccs
 }
 
-// dominatesReturns reports whether every return of b's function comes
+// DominatesReturns reports whether every return of b's function comes
 // after b: what b does happens on every path that returns.
-func dominatesReturns(b *ssa.BasicBlock) bool {
+func DominatesReturns(b *ssa.BasicBlock) bool {
 	for _, r := range b.Parent().Blocks {
 		if len(r.Instrs) == 0 {
 			continue

@@ -310,7 +310,7 @@ func TokenReturn(send *ssa.Send) bool {
 		return took
 	}
 	fn := send.Parent()
-	if fn.Parent() == nil || !dominatesReturns(send) {
+	if fn.Parent() == nil || !lockstate.DominatesReturns(send.Block()) {
 		return false
 	}
 	for _, b := range fn.Parent().Blocks {
@@ -352,19 +352,4 @@ func tookBefore(at ssa.Instruction, ch ssa.Value, mc *ssa.MakeClosure) (took, fo
 		}
 	}
 	return false, false
-}
-
-// dominatesReturns reports whether the block of instr dominates every
-// return of its function: the closure always does it.
-func dominatesReturns(instr ssa.Instruction) bool {
-	b := instr.Block()
-	for _, r := range instr.Parent().Blocks {
-		if len(r.Instrs) == 0 {
-			continue
-		}
-		if _, ok := r.Instrs[len(r.Instrs)-1].(*ssa.Return); ok && !b.Dominates(r) {
-			return false
-		}
-	}
-	return true
 }

@@ -63,7 +63,7 @@ const condOwnL = "(*sync.Cond).L"
 // new lock nothing else refers to (sync.NewCond(new(sync.Mutex))): it can
 // only be locked through the Cond's L.
 func onlyInCond(v ssa.Value) bool {
-	alloc, ok := unbox(v).(*ssa.Alloc)
+	alloc, ok := lockstate.Unbox(v).(*ssa.Alloc)
 	if !ok {
 		return false
 	}
@@ -80,7 +80,7 @@ func onlyInCond(v ssa.Value) bool {
 // class, or for a parameter (vs.init(..., mu *sync.Mutex) storing
 // vs.cond.L = mu) the one class the package passes at every call site.
 func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string {
-	v = unbox(v)
+	v = lockstate.Unbox(v)
 	if flow := a.flows[fn]; flow != nil {
 		if class := flow.IDOf(v).Class; class != "" {
 			return class
@@ -112,7 +112,7 @@ func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string 
 // reaches through a pointer field is the one the package stores there
 // (c.mu = &f.Mutex). It returns "" when v is not such a wrapper.
 func (a *analyzer) lockerWrapperClass(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result, v ssa.Value) string {
-	t := unbox(v).Type()
+	t := lockstate.Unbox(v).Type()
 	if n := namedPointee(t); n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == "sync" {
 		return ""
 	}

@@ -19,7 +19,7 @@ func forwardField(fn *ssa.Function, l lockstate.ID, args []ssa.Value) (lockstate
 	if l.Root != lockstate.RootParam || l.RootIndex >= len(args) || args[l.RootIndex] == nil {
 		return l, nil, false
 	}
-	alloc, ok := unbox(args[l.RootIndex]).(*ssa.Alloc)
+	alloc, ok := lockstate.Unbox(args[l.RootIndex]).(*ssa.Alloc)
 	if !ok || alloc.Parent() != fn || !strings.HasPrefix(l.Path, ".") {
 		return l, nil, false
 	}

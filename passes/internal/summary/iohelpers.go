@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // ioMethods are the methods I/O helpers (fmt.Fprintf, io.Copy,
@@ -73,29 +75,12 @@ func StandardStreamWrite(fn *types.Func, args []ssa.Value) bool {
 }
 
 func standardStream(v ssa.Value) bool {
-	u, ok := unbox(v).(*ssa.UnOp)
+	u, ok := lockstate.Unbox(v).(*ssa.UnOp)
 	if !ok {
 		return false
 	}
 	g, ok := u.X.(*ssa.Global)
 	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && (g.Name() == "Stdout" || g.Name() == "Stderr")
-}
-
-// unbox returns the value v converts to an interface or to another type,
-// through any number of conversions.
-func unbox(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }
 
 // ExportedMethod is ms.Lookup(nil, name) for an exported name, without the
