@@ -9,12 +9,15 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // This file finds the code that runs only under a test switch: a branch
 // taken only when a bool field is true that production code never sets,
 // because the field is unexported and only _test.go files (or nobody)
-// store true into it (opts.private.testingAlwaysWaitForCleanup). What such
+// store true into it (opts.private.testingAlwaysWaitForCleanup), or an
+// unexported package variable of the package that only _test.go files set
+// to true (synchronizeTokenIDVerifierForTest). What such
 // a branch does under a lock is what tests asked for, not what the
 // program does.
 
@@ -40,7 +43,94 @@ func (a *analyzer) testOnly(fn *ssa.Function, b *ssa.BasicBlock) bool {
 			return true
 		}
 	}
+	// if synchronizeForTest { ... }, on a package variable.
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		load, ok := iff.Cond.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		g, ok := load.X.(*ssa.Global)
+		then := d.Succs[0]
+		if ok && then != d.Succs[1] && len(then.Preds) == 1 && then.Dominates(b) && a.globalSwitch(g) {
+			return true
+		}
+	}
 	return false
+}
+
+// globalSwitch reports whether g is a test switch: an unexported bool
+// variable of this package that code outside _test.go files only ever
+// sets to false, and whose address goes nowhere.
+func (a *analyzer) globalSwitch(g *ssa.Global) bool {
+	v, ok := g.Object().(*types.Var)
+	if !ok || v.Exported() || g.Pkg != a.pkg {
+		return false
+	}
+	if !isBool(v.Type()) {
+		return false
+	}
+	if known, ok := a.switches[v]; ok {
+		return known
+	}
+	if a.switches == nil {
+		a.switches = map[*types.Var]bool{}
+	}
+	a.globalSwitches()
+	return a.switches[v]
+}
+
+// globalSwitches decides, in one pass over the package, every unexported
+// bool variable of the package: a switch when each use is a load or a
+// store of false (true only from _test.go files).
+func (a *analyzer) globalSwitches() {
+	open := map[*ssa.Global]bool{}
+	var ops []*ssa.Value
+	for _, fn := range a.srcFuncs {
+		test := srcname.InTest(a.pkg.Prog.Fset, fn.Pos())
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					if g, ok := x.Addr.(*ssa.Global); ok && !test && !isFalse(x.Val) {
+						open[g] = true
+					}
+					if g, ok := x.Val.(*ssa.Global); ok {
+						open[g] = true
+					}
+					continue
+				case *ssa.UnOp:
+					if x.Op == token.MUL {
+						continue
+					}
+				case *ssa.DebugRef:
+					continue
+				}
+				for _, op := range instr.Operands(ops[:0]) {
+					if g, ok := (*op).(*ssa.Global); ok {
+						open[g] = true // its address goes elsewhere
+					}
+				}
+			}
+		}
+	}
+	for _, m := range a.pkg.Members {
+		g, ok := m.(*ssa.Global)
+		if !ok {
+			continue
+		}
+		if v, ok := g.Object().(*types.Var); ok {
+			a.switches[v] = !v.Exported() && !open[g] && isBool(v.Type())
+		}
+	}
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // pathField returns the bool field that the condition c of fn tests, or

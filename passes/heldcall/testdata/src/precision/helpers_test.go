@@ -23,3 +23,5 @@ func TestCleanerWaits(t *testing.T) {
 	c.opts.private.testingAlwaysWait = true
 	c.DeleteObsolete([]string{"000001.sst"})
 }
+
+func init() { synchronizeRefreshForTest = true }

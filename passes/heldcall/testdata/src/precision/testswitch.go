@@ -43,3 +43,41 @@ func (c *cleaner) DeleteObsoleteSync(names []string) {
 		c.wait() // want `c.mu held across call of \(\*cleaner\).wait, which blocks: \(\*cleaner\).wait -> sync.\(\*WaitGroup\).Wait \(locked at testswitch.go:39, released by defer\)`
 	}
 }
+
+// synchronizeRefreshForTest makes refreshes wait for the verifier to be
+// built: only tests set it.
+var synchronizeRefreshForTest = false
+
+// syncRefreshes is a package switch that the program itself turns on.
+var syncRefreshes = false
+
+// EnableSyncRefreshes makes every refresh wait for its verifier.
+func EnableSyncRefreshes() { syncRefreshes = true }
+
+// verifierCache builds token verifiers in the background.
+type verifierCache struct {
+	mu    sync.Mutex
+	ready chan struct{}
+	keys  []string
+}
+
+// Refresh waits for the new verifier under the lock only when a test
+// asked for it. Not a finding.
+func (v *verifierCache) Refresh(keys []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.keys = keys
+	if synchronizeRefreshForTest {
+		<-v.ready
+	}
+}
+
+// RefreshSync waits whenever the program's own switch is on.
+func (v *verifierCache) RefreshSync(keys []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.keys = keys
+	if syncRefreshes {
+		<-v.ready // want `v.mu held across channel receive \(locked at testswitch.go:\d+, released by defer\)`
+	}
+}
