@@ -5,7 +5,9 @@
 # engine was first run on in r7 and r8 (run.sh takes them with
 # MODS="syncthing badger grpc raft"), and the ten of r9 to r12
 # (MODS="sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy
-# geth"), and containerd, drawn once in r14 (MODS=containerd).
+# geth"), containerd, drawn once in r14 (MODS=containerd), and
+# Kubernetes' client-go and apiserver, drawn once in r15 (MODS="clientgo
+# apiserver").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 dir=${1:-/tmp/lockaudit-corpus}
@@ -37,6 +39,8 @@ fetch miniogo github.com/minio/minio-go/v7 v7.4.1
 fetch caddy github.com/caddyserver/caddy/v2 v2.11.9
 fetch geth github.com/ethereum/go-ethereum v1.17.10
 fetch containerd github.com/containerd/containerd/v2 v2.4.2
+fetch clientgo k8s.io/client-go v0.37.2
+fetch apiserver k8s.io/apiserver v0.37.2
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -44,7 +48,7 @@ fetch containerd github.com/containerd/containerd/v2 v2.4.2
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done

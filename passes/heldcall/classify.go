@@ -22,13 +22,14 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 	case *ssa.Send:
 		r, h, cycle := c.sendCycle(f, instr, held)
 		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) &&
-			(!cycle || c.res.FinalSend(f.Fn, instr) || summary.TokenReturn(instr) || c.onlyDrainedSend(f, instr)) {
+			(!cycle || c.res.FinalSend(f.Fn, instr) || summary.TokenReturn(instr) || c.onlyDrainedSend(f, instr) || c.res.QueueSend(f.Flow, instr.Chan)) {
 			// A buffered send waits only for a full buffer; a channel
 			// whose every send is followed by its close never fills,
 			// a token put back goes into the slot its own receive
 			// freed, and so does a value put in by the channel's only
 			// sender, which empties it first under the lock it holds:
-			// a receiver that needs the lock cannot hold it up.
+			// a receiver that needs the lock cannot hold it up. Nor
+			// does a queue sized for any backlog fill.
 			return nil
 		}
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -18,7 +19,7 @@ import (
 // and the channel type, the channel types of the package's own element
 // types that it only ever makes with a capacity: a channel kept in a map or
 // a set and taken out again has lost its class, not its type.
-func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
+func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
 	buffered := map[string]bool{}
 	unbuffered := map[string]bool{}
 	for _, fn := range funcs {
@@ -37,6 +38,7 @@ func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Res
 			}
 		}
 	}
+	small := map[string]bool{}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		mc, ok := st.Val.(*ssa.MakeChan)
 		if !ok {
@@ -51,11 +53,68 @@ func bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Res
 		} else {
 			unbuffered[class] = true
 		}
+		if !a.queueCap(mc) {
+			small[class] = true
+		}
 	})
 	for class := range unbuffered {
 		delete(buffered, class)
 	}
+	for class := range buffered {
+		if !small[class] && !strings.HasPrefix(class, "type ") {
+			buffered[queueKey+class] = true
+		}
+	}
 	return buffered
+}
+
+// queueKey prefixes, in the buffered classes, a channel class that the
+// package only ever makes with room for at least minQueueCap values.
+const queueKey = "queue "
+
+// minQueueCap is the capacity from which a buffer is a queue that never
+// fills in practice (database/sql's connection requests, 1,000,000): it
+// is sized to hold any backlog, not to a protocol between its sides.
+const minQueueCap = 1 << 16
+
+// queueCap reports whether a channel is made with a capacity of at least
+// minQueueCap: a constant, or a package variable that only tests change
+// (database/sql's connectionRequestQueueSize).
+func (a *analyzer) queueCap(mc *ssa.MakeChan) bool {
+	size := mc.Size
+	if load, ok := size.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if g, ok := load.X.(*ssa.Global); ok {
+			vals, ok := a.globalValues(g)
+			for _, v := range vals {
+				ok = ok && atLeastQueue(v)
+			}
+			return ok && len(vals) > 0
+		}
+	}
+	return atLeastQueue(size)
+}
+
+// atLeastQueue reports whether v is an integer constant of at least
+// minQueueCap.
+func atLeastQueue(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, exact := constant.Int64Val(c.Value)
+	return !exact || n >= minQueueCap
+}
+
+// QueueSend reports whether a send on ch, a channel value of flow's
+// function, goes into a channel of a class the package only makes with
+// room for at least minQueueCap values: it does not wait, whoever
+// receives.
+func (r *Result) QueueSend(flow *lockstate.Result, ch ssa.Value) bool {
+	if mc, ok := ch.(*ssa.MakeChan); ok {
+		return r.a.queueCap(mc)
+	}
+	class := flow.IDOf(ch).Class
+	return class != "" && r.a.buffered[queueKey+class]
 }
 
 // forEachStore calls f for every store instruction of the functions that

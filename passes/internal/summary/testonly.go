@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -67,39 +68,60 @@ func (a *analyzer) testOnly(fn *ssa.Function, b *ssa.BasicBlock) bool {
 // sets to false, and whose address goes nowhere.
 func (a *analyzer) globalSwitch(g *ssa.Global) bool {
 	v, ok := g.Object().(*types.Var)
-	if !ok || v.Exported() || g.Pkg != a.pkg {
+	if !ok || v.Exported() || g.Pkg != a.pkg || !isBool(v.Type()) {
 		return false
 	}
-	if !isBool(v.Type()) {
-		return false
+	vals, ok := a.globalValues(g)
+	for _, val := range vals {
+		ok = ok && isFalse(val)
 	}
-	if known, ok := a.switches[v]; ok {
-		return known
-	}
-	if a.switches == nil {
-		a.switches = map[*types.Var]bool{}
-	}
-	a.globalSwitches()
-	return a.switches[v]
+	return ok
 }
 
-// globalSwitches decides, in one pass over the package, every unexported
-// bool variable of the package: a switch when each use is a load or a
-// store of false (true only from _test.go files).
-func (a *analyzer) globalSwitches() {
-	open := map[*ssa.Global]bool{}
+// globalValues returns the values that code outside _test.go files stores
+// into g, an unexported variable of the package, when its address goes
+// nowhere else (ok); tests may store anything.
+func (a *analyzer) globalValues(g *ssa.Global) (vals []ssa.Value, ok bool) {
+	if v, isVar := g.Object().(*types.Var); !isVar || v.Exported() || g.Pkg != a.pkg {
+		return nil, false
+	}
+	if a.globals == nil {
+		a.indexGlobals()
+	}
+	if a.globals.open[g] {
+		return nil, false
+	}
+	return a.globals.stored[g], true
+}
+
+// globalStores indexes the package variables' uses: what code outside
+// _test.go files stores into each, and which have their address taken.
+type globalStores struct {
+	stored map[*ssa.Global][]ssa.Value
+	open   map[*ssa.Global]bool
+}
+
+// indexGlobals fills a.globals in one pass over the package.
+func (a *analyzer) indexGlobals() {
+	ix := &globalStores{stored: map[*ssa.Global][]ssa.Value{}, open: map[*ssa.Global]bool{}}
 	var ops []*ssa.Value
-	for _, fn := range a.srcFuncs {
+	funcs := a.srcFuncs
+	if init := a.pkg.Func("init"); init != nil && !slices.Contains(funcs, init) {
+		// The package initializer, which stores the variables'
+		// initial values (var x = true).
+		funcs = append(slices.Clip(funcs), init)
+	}
+	for _, fn := range funcs {
 		test := srcname.InTest(a.pkg.Prog.Fset, fn.Pos())
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch x := instr.(type) {
 				case *ssa.Store:
-					if g, ok := x.Addr.(*ssa.Global); ok && !test && !isFalse(x.Val) {
-						open[g] = true
+					if g, ok := x.Addr.(*ssa.Global); ok && !test {
+						ix.stored[g] = append(ix.stored[g], x.Val)
 					}
 					if g, ok := x.Val.(*ssa.Global); ok {
-						open[g] = true
+						ix.open[g] = true
 					}
 					continue
 				case *ssa.UnOp:
@@ -111,21 +133,13 @@ func (a *analyzer) globalSwitches() {
 				}
 				for _, op := range instr.Operands(ops[:0]) {
 					if g, ok := (*op).(*ssa.Global); ok {
-						open[g] = true // its address goes elsewhere
+						ix.open[g] = true // its address goes elsewhere
 					}
 				}
 			}
 		}
 	}
-	for _, m := range a.pkg.Members {
-		g, ok := m.(*ssa.Global)
-		if !ok {
-			continue
-		}
-		if v, ok := g.Object().(*types.Var); ok {
-			a.switches[v] = !v.Exported() && !open[g] && isBool(v.Type())
-		}
-	}
+	a.globals = ix
 }
 
 func isBool(t types.Type) bool {

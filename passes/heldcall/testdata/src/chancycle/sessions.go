@@ -148,3 +148,56 @@ func (c *Compactor) Compact(level int) error {
 	c.mu.Unlock()
 	return <-req.done
 }
+
+// connectionRequestQueueSize sizes the opener's queue for any backlog;
+// only tests change it.
+var connectionRequestQueueSize = 1000000
+
+// ConnPool opens connections on a background opener, which takes the
+// pool's lock to record each one.
+type ConnPool struct {
+	mu       sync.Mutex
+	open     int
+	pending  int
+	openerCh chan struct{}
+}
+
+// NewConnPool starts the opener.
+func NewConnPool() *ConnPool {
+	p := &ConnPool{openerCh: make(chan struct{}, connectionRequestQueueSize)}
+	go p.opener()
+	return p
+}
+
+func (p *ConnPool) opener() {
+	for range p.openerCh {
+		p.mu.Lock()
+		p.open++
+		p.mu.Unlock()
+	}
+}
+
+// maybeOpen asks the opener for the connections still wanted; callers
+// hold p.mu.
+func (p *ConnPool) maybeOpen() {
+	for ; p.pending > 0; p.pending-- {
+		p.openerCh <- struct{}{}
+	}
+}
+
+// Get asks for a connection under the lock: the queue has room for any
+// backlog, so the send does not wait for the opener.
+func (p *ConnPool) Get() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pending++
+	p.maybeOpen()
+}
+
+// Release asks directly, under the lock, as well.
+func (p *ConnPool) Release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.open--
+	p.openerCh <- struct{}{}
+}

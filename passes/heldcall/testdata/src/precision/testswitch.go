@@ -81,3 +81,17 @@ func (v *verifierCache) RefreshSync(keys []string) {
 		<-v.ready // want `v.mu held across channel receive \(locked at testswitch.go:\d+, released by defer\)`
 	}
 }
+
+// waitForVerifier starts true: the program waits unless a test turns it
+// off, so it is no test switch.
+var waitForVerifier = true
+
+// RefreshWaiting waits under the lock by default.
+func (v *verifierCache) RefreshWaiting(keys []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.keys = keys
+	if waitForVerifier {
+		<-v.ready // want `v.mu held across channel receive \(locked at testswitch.go:\d+, released by defer\)`
+	}
+}
