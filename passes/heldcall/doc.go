@@ -37,10 +37,15 @@
 //     channel in the package takes the held lock before it receives
 //     again (a background loop that receives, then locks): once the
 //     buffer is full the two wait for each other, and the finding names
-//     the receiver. A channel whose every send is followed at once by its
-//     close (a waiter's one result) never fills, and a token put back into
-//     a channel used as a lock (<-w.comms ... w.comms <- token) goes into
-//     the slot its own receive freed. A receive whose sender or closer in the package takes
+//     the receiver. So does a call of a helper that makes such a send,
+//     when the receiver is a loop the package starts as a goroutine (a
+//     keeper whose ticker case calls a hook that takes the lock). A
+//     channel whose every send is followed at once by its close (a
+//     waiter's one result) never fills, nor does a queue made with room
+//     for at least 65,536 values (a constant, or a package variable only
+//     tests change); and a token put back into a channel used as a lock
+//     (<-w.comms ... w.comms <- token, also from a deferred closure) goes
+//     into the slot its own receive freed. A receive whose sender or closer in the package takes
 //     the held lock first (a shutdown that waits for a loop's done channel
 //     with the lock the loop needs) names that sender or closer. A select
 //     of one case is reported at the select. A receive from a context's
@@ -85,8 +90,9 @@
 // calls one that does (w.start(); w.Reset()), a func value of a type some
 // writing function or closure has, or, for an exported field, another
 // package. A branch taken only when an
-// unexported bool field is true that only _test.go files set (a testing
-// knob in the options) does not run in the program. A lock of an object
+// unexported bool field or package variable is true that only _test.go
+// files set (a testing knob in the options, synchronizeForTest) does not
+// run in the program. A lock of an object
 // that no other goroutine can reach yet (allocated here, not yet stored,
 // sent, passed or captured) is uncontended and not reported. Nor is one
 // that only the object's own background work can want: a constructor that
