@@ -174,6 +174,12 @@ func (a *analyzer) elementWrites(roots []ssa.Value) []valueSite {
 			}
 		}
 		refs := v.Referrers()
+		if g, ok := v.(*ssa.Global); ok {
+			// A package-level container (a registry's map): SSA
+			// keeps no referrers for it.
+			uses := a.globalUses(g)
+			refs = &uses
+		}
 		if refs == nil {
 			continue
 		}

@@ -96,14 +96,27 @@ func (a *analyzer) globalValues(g *ssa.Global) (vals []ssa.Value, ok bool) {
 
 // globalStores indexes the package variables' uses: what code outside
 // _test.go files stores into each, and which have their address taken.
+// SSA keeps no referrers for a package variable; uses lists, for code
+// outside _test.go files, its loads and the stores into it, in their
+// stead.
 type globalStores struct {
 	stored map[*ssa.Global][]ssa.Value
 	open   map[*ssa.Global]bool
+	uses   map[*ssa.Global][]ssa.Instruction
+}
+
+// globalUses returns the loads of the package variable g and the stores
+// into it, outside _test.go files.
+func (a *analyzer) globalUses(g *ssa.Global) []ssa.Instruction {
+	if a.globals == nil {
+		a.indexGlobals()
+	}
+	return a.globals.uses[g]
 }
 
 // indexGlobals fills a.globals in one pass over the package.
 func (a *analyzer) indexGlobals() {
-	ix := &globalStores{stored: map[*ssa.Global][]ssa.Value{}, open: map[*ssa.Global]bool{}}
+	ix := &globalStores{stored: map[*ssa.Global][]ssa.Value{}, open: map[*ssa.Global]bool{}, uses: map[*ssa.Global][]ssa.Instruction{}}
 	var ops []*ssa.Value
 	funcs := a.srcFuncs
 	if init := a.pkg.Func("init"); init != nil && !slices.Contains(funcs, init) {
@@ -119,6 +132,7 @@ func (a *analyzer) indexGlobals() {
 				case *ssa.Store:
 					if g, ok := x.Addr.(*ssa.Global); ok && !test {
 						ix.stored[g] = append(ix.stored[g], x.Val)
+						ix.uses[g] = append(ix.uses[g], x)
 					}
 					if g, ok := x.Val.(*ssa.Global); ok {
 						ix.open[g] = true
@@ -126,6 +140,9 @@ func (a *analyzer) indexGlobals() {
 					continue
 				case *ssa.UnOp:
 					if x.Op == token.MUL {
+						if g, ok := x.X.(*ssa.Global); ok && !test {
+							ix.uses[g] = append(ix.uses[g], x)
+						}
 						continue
 					}
 				case *ssa.DebugRef:
