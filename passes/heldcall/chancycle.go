@@ -127,8 +127,16 @@ func (c *checker) takesHeld(sides []chanRecv, held []lockstate.Held) (chanRecv, 
 }
 
 // funcValueTargets returns the functions that f's calls of func values
-// can run when the package decides every value (summary.Origin.Closed).
+// can run when the package decides every value (summary.Origin.Closed),
+// worked out once per function: every channel finding asks for its other
+// sides'.
 func (c *checker) funcValueTargets(f *summary.Func) []*ssa.Function {
+	if out, ok := c.valueTargets[f.Fn]; ok {
+		return out
+	}
+	if c.valueTargets == nil {
+		c.valueTargets = map[*ssa.Function][]*ssa.Function{}
+	}
 	var out []*ssa.Function
 	for _, b := range f.Fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -144,6 +152,7 @@ func (c *checker) funcValueTargets(f *summary.Func) []*ssa.Function {
 			}
 		}
 	}
+	c.valueTargets[f.Fn] = out
 	return out
 }
 

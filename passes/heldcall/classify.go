@@ -244,7 +244,7 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 	if c.res.Func(callee) == nil {
 		return nil // other packages' callbacks are their documented contracts
 	}
-	if r := s.Callback; r != nil && c.res.MayHold(r, f.Fn, call, args) {
+	if r := s.Callback; r != nil && c.res.MayHold(r, f.Fn, call, args, nil) {
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
 			return withReason(&finding{category: "callback", what: "call of " + name + ", which calls " + r.Chain[len(r.Chain)-1] + " (" + c.chain(r) + ")", held: hs}, r)
 		}

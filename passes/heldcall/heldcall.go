@@ -89,6 +89,8 @@ type checker struct {
 	sigs  map[string][]chanRecv // sends and closes by channel class
 	// goBodies holds the functions the package starts as goroutines.
 	goBodies map[*ssa.Function]bool
+	// valueTargets caches funcValueTargets.
+	valueTargets map[*ssa.Function][]*ssa.Function
 }
 
 // lockName names a held lock as written. The engine names locks from

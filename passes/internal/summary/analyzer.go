@@ -114,6 +114,7 @@ type analyzer struct {
 	typeNames   []string
 	quiet       bool // see quietPackage
 	buffered    map[string]bool
+	queues      map[string]bool // channel classes made only with room for any backlog
 	fields      *fieldValues
 	srcFuncs    []*ssa.Function
 	index       *pkgIndex            // built on first use: read it through indexed
@@ -159,7 +160,7 @@ type analyzer struct {
 	lockStores  map[string][]lockStore     // lock pointers stored, by field class
 	private     map[privateKey]bool        // privateCtor's answers
 	switches    map[*types.Var]bool        // testSwitch's answers
-	globals     *globalStores              // the package variables' stores, see indexGlobals
+	globals     *globalUse                 // the package variables' loads, see globalUses
 	// dying flags, by function and block index, the blocks from which
 	// every path ends in a panic or a call that never returns (see
 	// noreturn.go); nil for a function with none.
@@ -232,7 +233,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		}
 	}
 	a.conds = a.condLocks(ssainfo.SrcFuncs, a.flows)
-	a.buffered = a.bufferedChans(ssainfo.SrcFuncs, a.flows)
+	a.buffered, a.queues = a.bufferedChans(ssainfo.SrcFuncs, a.flows)
 	a.fields = collectFieldValues(ssainfo.SrcFuncs, a.flows)
 	res.conds = a.conds
 

@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -18,9 +17,11 @@ import (
 // that the package only ever creates with a capacity, and, keyed by "type "
 // and the channel type, the channel types of the package's own element
 // types that it only ever makes with a capacity: a channel kept in a map or
-// a set and taken out again has lost its class, not its type.
-func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) map[string]bool {
-	buffered := map[string]bool{}
+// a set and taken out again has lost its class, not its type. queues
+// holds the classes the package only ever makes with room for at least
+// minQueueCap values.
+func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) (buffered, queues map[string]bool) {
+	buffered, queues = map[string]bool{}, map[string]bool{}
 	unbuffered := map[string]bool{}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -38,7 +39,6 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 			}
 		}
 	}
-	small := map[string]bool{}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		mc, ok := st.Val.(*ssa.MakeChan)
 		if !ok {
@@ -53,24 +53,20 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 		} else {
 			unbuffered[class] = true
 		}
-		if !a.queueCap(mc) {
-			small[class] = true
+		if q, seen := queues[class]; q || !seen {
+			queues[class] = a.queueCap(mc)
 		}
 	})
 	for class := range unbuffered {
 		delete(buffered, class)
 	}
-	for class := range buffered {
-		if !small[class] && !strings.HasPrefix(class, "type ") {
-			buffered[queueKey+class] = true
+	for class, q := range queues {
+		if !q {
+			delete(queues, class)
 		}
 	}
-	return buffered
+	return buffered, queues
 }
-
-// queueKey prefixes, in the buffered classes, a channel class that the
-// package only ever makes with room for at least minQueueCap values.
-const queueKey = "queue "
 
 // minQueueCap is the capacity from which a buffer is a queue that never
 // fills in practice (database/sql's connection requests, 1,000,000): it
@@ -114,7 +110,7 @@ func (r *Result) QueueSend(flow *lockstate.Result, ch ssa.Value) bool {
 		return r.a.queueCap(mc)
 	}
 	class := flow.IDOf(ch).Class
-	return class != "" && r.a.buffered[queueKey+class]
+	return class != "" && r.a.queues[class]
 }
 
 // forEachStore calls f for every store instruction of the functions that

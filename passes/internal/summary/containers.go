@@ -176,9 +176,13 @@ func (a *analyzer) elementWrites(roots []ssa.Value) []valueSite {
 		refs := v.Referrers()
 		if g, ok := v.(*ssa.Global); ok {
 			// A package-level container (a registry's map): SSA
-			// keeps no referrers for it.
-			uses := a.globalUses(g)
-			refs = &uses
+			// keeps no referrers for it; the containers stored into
+			// it and its loads stand in.
+			for _, st := range a.indexed().globalStores[g] {
+				add(st.val)
+			}
+			loads := a.globalUses().loads[g]
+			refs = &loads
 		}
 		if refs == nil {
 			continue

@@ -103,9 +103,10 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			}
 			switch instr := instr.(type) {
 			case *ssa.Send:
-				if !a.res.BufferedSend(flow, instr.Chan) && !a.bufferedElem(fn, instr.Chan) && !DrainedSend(instr) {
+				drained := DrainedSend(instr)
+				if !a.res.BufferedSend(flow, instr.Chan) && !a.bufferedElem(fn, instr.Chan) && !drained {
 					waitOn(instr, "chan", "channel send")
-				} else if !l.dying && !DrainedSend(instr) && !TokenReturn(instr) && !a.res.FinalSend(fn, instr) && !a.res.QueueSend(flow, instr.Chan) {
+				} else if !l.dying && !drained && !TokenReturn(instr) && !a.res.FinalSend(fn, instr) && !a.res.QueueSend(flow, instr.Chan) {
 					// A buffered send that can fill: its channel's
 					// receivers decide whether a caller's lock
 					// holds them up.

@@ -319,9 +319,9 @@ func blockAt(s *Summary, fn *ssa.Function, at judged, args, bindings []ssa.Value
 
 // MayHold reports whether the conditions of the reason r on the
 // parameters may hold at call, a call in fn with the given arguments (the
-// callee's parameters in order).
-func (r *Result) MayHold(reason *Reason, fn *ssa.Function, call *ssa.CallCommon, args []ssa.Value) bool {
-	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers}, reason.When, args, nil)
+// callee's parameters in order) and, for a closure, bindings.
+func (r *Result) MayHold(reason *Reason, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) bool {
+	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers}, reason.When, args, bindings)
 	return ok
 }
 
@@ -359,7 +359,7 @@ func (r *Result) SendsAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, arg
 	}
 	var out []*Reason
 	for _, b := range s.Sends {
-		if ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers}, b.When, args, bindings); ok {
+		if r.MayHold(b, fn, call, args, bindings) {
 			out = append(out, b)
 		}
 	}

@@ -79,44 +79,38 @@ func (a *analyzer) globalSwitch(g *ssa.Global) bool {
 }
 
 // globalValues returns the values that code outside _test.go files stores
-// into g, an unexported variable of the package, when its address goes
-// nowhere else (ok); tests may store anything.
+// into g, an unexported variable of the package (the package index's
+// stores), when its address goes nowhere else (ok); tests may store
+// anything.
 func (a *analyzer) globalValues(g *ssa.Global) (vals []ssa.Value, ok bool) {
 	if v, isVar := g.Object().(*types.Var); !isVar || v.Exported() || g.Pkg != a.pkg {
 		return nil, false
 	}
-	if a.globals == nil {
-		a.indexGlobals()
-	}
-	if a.globals.open[g] {
+	if a.globalUses().open[g] {
 		return nil, false
 	}
-	return a.globals.stored[g], true
-}
-
-// globalStores indexes the package variables' uses: what code outside
-// _test.go files stores into each, and which have their address taken.
-// SSA keeps no referrers for a package variable; uses lists, for code
-// outside _test.go files, its loads and the stores into it, in their
-// stead.
-type globalStores struct {
-	stored map[*ssa.Global][]ssa.Value
-	open   map[*ssa.Global]bool
-	uses   map[*ssa.Global][]ssa.Instruction
-}
-
-// globalUses returns the loads of the package variable g and the stores
-// into it, outside _test.go files.
-func (a *analyzer) globalUses(g *ssa.Global) []ssa.Instruction {
-	if a.globals == nil {
-		a.indexGlobals()
+	for _, s := range a.indexed().globalStores[g] {
+		vals = append(vals, s.val)
 	}
-	return a.globals.uses[g]
+	return vals, true
 }
 
-// indexGlobals fills a.globals in one pass over the package.
-func (a *analyzer) indexGlobals() {
-	ix := &globalStores{stored: map[*ssa.Global][]ssa.Value{}, open: map[*ssa.Global]bool{}, uses: map[*ssa.Global][]ssa.Instruction{}}
+// globalUse indexes what the package index does not hold of the package
+// variables' uses, which SSA keeps no referrers for: their loads outside
+// _test.go files, and the variables whose address goes elsewhere than a
+// load or a store, in any file.
+type globalUse struct {
+	loads map[*ssa.Global][]ssa.Instruction
+	open  map[*ssa.Global]bool
+}
+
+// globalUses returns the package's globalUse, built in one pass on first
+// use.
+func (a *analyzer) globalUses() *globalUse {
+	if a.globals != nil {
+		return a.globals
+	}
+	ix := &globalUse{loads: map[*ssa.Global][]ssa.Instruction{}, open: map[*ssa.Global]bool{}}
 	var ops []*ssa.Value
 	funcs := a.srcFuncs
 	if init := a.pkg.Func("init"); init != nil && !slices.Contains(funcs, init) {
@@ -130,10 +124,6 @@ func (a *analyzer) indexGlobals() {
 			for _, instr := range b.Instrs {
 				switch x := instr.(type) {
 				case *ssa.Store:
-					if g, ok := x.Addr.(*ssa.Global); ok && !test {
-						ix.stored[g] = append(ix.stored[g], x.Val)
-						ix.uses[g] = append(ix.uses[g], x)
-					}
 					if g, ok := x.Val.(*ssa.Global); ok {
 						ix.open[g] = true
 					}
@@ -141,7 +131,7 @@ func (a *analyzer) indexGlobals() {
 				case *ssa.UnOp:
 					if x.Op == token.MUL {
 						if g, ok := x.X.(*ssa.Global); ok && !test {
-							ix.uses[g] = append(ix.uses[g], x)
+							ix.loads[g] = append(ix.loads[g], x)
 						}
 						continue
 					}
@@ -157,6 +147,7 @@ func (a *analyzer) indexGlobals() {
 		}
 	}
 	a.globals = ix
+	return ix
 }
 
 func isBool(t types.Type) bool {
