@@ -268,8 +268,19 @@ func shortName(v ssa.Value) string {
 }
 
 // fieldClass is the class of field f: the owning named struct type if there
-// is one, otherwise the owner's class extended by the field.
+// is one, otherwise the owner's class extended by the field. A lock
+// wrapper type (see LockWrapper) names no class of its own: every lock
+// of a program that wraps its mutexes in one (cmtsync.Mutex,
+// deadlock.Mutex) would be one class. Its field is classed by the field
+// that holds the wrapper, "(*types.PartSet).mtx.Mutex", or left to the
+// caller's argument for a wrapper reached from a parameter (see Rebase).
 func fieldClass(named *types.Named, base ID, f string) string {
+	if named != nil && LockWrapper(named) {
+		if base.Class != "" {
+			return base.Class + "." + f
+		}
+		return ""
+	}
 	if named != nil {
 		obj := named.Origin().Obj()
 		path := ""
@@ -366,4 +377,31 @@ func stableAddr(v ssa.Value, depth int) bool {
 		return isConst && isArray && stableAddr(v.X, depth+1)
 	}
 	return false
+}
+
+// LockWrapper reports whether the named type is a struct of locks only
+// (type Mutex struct{ sync.Mutex }, a deadlock detector's wrapper): a
+// type that stands for a mutex, not an owner of one.
+func LockWrapper(named *types.Named) bool {
+	return lockWrapper(named, 0)
+}
+
+func lockWrapper(named *types.Named, depth int) bool {
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 || depth > 3 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		t := types.Unalias(st.Field(i).Type())
+		if IsLockType(t) {
+			if _, ptr := t.(*types.Pointer); !ptr {
+				continue
+			}
+		}
+		n, ok := t.(*types.Named)
+		if !ok || !lockWrapper(n, depth+1) {
+			return false
+		}
+	}
+	return true
 }

@@ -207,6 +207,18 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 		// A lock taken inside the caller's own unlock/relock
 		// window is not one the caller's caller must not hold.
 		outside := append(slices.Clip(t.Outside), released...)
+		if t.Lock.Class == "" && t.Lock.Root == lockstate.RootParam {
+			// A lock wrapper's lock has the class of the caller's
+			// argument (see lockstate.LockWrapper): the caller acquires it.
+			if class := rebaseOnto(t.Lock, root).Class; class != "" {
+				if t.Mode == lockstate.Read {
+					class += " (read)"
+				}
+				if s.addAcquire(class) {
+					changed = true
+				}
+			}
+		}
 		// Most takes are recorded already: rebase the lock
 		// (a handful of strings) only if it can change s.
 		prefix, path := root.Key, t.Lock.Path

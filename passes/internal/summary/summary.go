@@ -453,7 +453,11 @@ func (ff *FuncFact) String() string {
 		if e.Release {
 			op = "releases"
 		}
-		parts = append(parts, op+" "+e.Lock.Class)
+		lock := e.Lock.Class
+		if lock == "" {
+			lock = e.Lock.Key // a lock wrapper's, classed by the caller's argument
+		}
+		parts = append(parts, op+" "+lock)
 	}
 	for _, b := range f.Blocks {
 		when := ""

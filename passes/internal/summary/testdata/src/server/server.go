@@ -22,7 +22,7 @@ func (s *Server) Locked() { // want Locked:`lockfacts\(acquires \(\*store.Store\
 
 // LockTable takes the lock of the table's unexported shard through its
 // promoted exported method.
-func LockTable(t *store.Table) { // want LockTable:`lockfacts\(acquires \(\*store.shard\).mu; locks \(\*store.shard\).mu; takes p0.shard.mu\)`
+func LockTable(t *store.Table) { // want LockTable:`lockfacts\(acquires \(\*store.Table\).shard.mu; locks \(\*store.Table\).shard.mu; takes p0.shard.mu\)`
 	t.Lock()
 }
 

@@ -100,10 +100,12 @@ func backoffTwice(n int) {
 }
 
 // shard is unexported, but its exported methods are reachable from other
-// packages: Table embeds it.
+// packages: Table embeds it. It holds nothing but its lock, so its lock
+// has the class of the field that holds the shard (Table.shard), which
+// the caller's argument names.
 type shard struct{ mu sync.Mutex }
 
-func (s *shard) Lock() { // want Lock:`lockfacts\(acquires \(\*store.shard\).mu; locks \(\*store.shard\).mu; takes p0.mu\)`
+func (s *shard) Lock() { // want Lock:`lockfacts\(acquires p0.mu; takes p0.mu\)`
 	s.mu.Lock()
 }
 
