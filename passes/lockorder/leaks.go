@@ -142,7 +142,7 @@ func (c *checker) leaks(f *summary.Func) {
 				e.released = append(e.released, ex)
 			}
 		}
-		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0].ret) || c.deferredMayRelease(f, e.first.Class) || recordsHold(f, e) {
+		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0].ret) || c.deferredMayRelease(f, e.first.Class) || recordsHold(f, e) || c.handedToGoroutine(f, e) {
 			continue // an object no other goroutine has seen yet cannot be locked again by one
 		}
 		name := c.lockName(e.first.ID, e.first.Pos)
@@ -498,10 +498,16 @@ func (c *checker) mayReleaseClass(g *ssa.Function, class string, depth int) bool
 	return false
 }
 
-// releasesClass reports whether g unlocks a lock of class on some path.
+// releasesClass reports whether g unlocks a lock of class on some path,
+// itself or through an unlock wrapper it calls.
 func releasesClass(g *summary.Func, class string) bool {
 	for _, op := range lockOps(g.Fn) {
 		if op.Kind == lockstate.Release && g.Flow.IDOf(op.Recv).Class == class {
+			return true
+		}
+	}
+	for _, e := range g.Flow.Exit {
+		if e.Release && e.Lock.Class == class {
 			return true
 		}
 	}
