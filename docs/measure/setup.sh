@@ -5,9 +5,10 @@
 # engine was first run on in r7 and r8 (run.sh takes them with
 # MODS="syncthing badger grpc raft"), and the ten of r9 to r12
 # (MODS="sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy
-# geth"), containerd, drawn once in r14 (MODS=containerd), and
+# geth"), containerd, drawn once in r14 (MODS=containerd),
 # Kubernetes' client-go and apiserver, drawn once in r15 (MODS="clientgo
-# apiserver").
+# apiserver"), and Docker (moby) and CometBFT, drawn once in r16
+# (MODS="docker cometbft").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 dir=${1:-/tmp/lockaudit-corpus}
@@ -41,14 +42,20 @@ fetch geth github.com/ethereum/go-ethereum v1.17.10
 fetch containerd github.com/containerd/containerd/v2 v2.4.2
 fetch clientgo k8s.io/client-go v0.37.2
 fetch apiserver k8s.io/apiserver v0.37.2
+fetch docker github.com/docker/docker v28.5.2+incompatible
+fetch cometbft github.com/cometbft/cometbft v1.0.1
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
+# Docker is not a Go module yet: its vendor.mod becomes go.mod, and the
+# module zip's partial vendor directory goes (dependencies come from the
+# proxy).
+(cd "$dir/docker" && if [ ! -f go.mod ]; then cp vendor.mod go.mod && cp vendor.sum go.sum && rm -rf vendor && go mod tidy; fi)
 # nats.go's go.mod lacks its encoders' protobuf requirement.
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done

@@ -150,9 +150,17 @@
 // What a callee takes depends on its arguments: a helper that locks only
 // if !hasLock (or through closures guarded that way) does not deadlock a
 // caller that passes true. A lock handed to a goroutine that releases it
-// (mu.Lock(); go func() { ...; mu.Unlock() }()) is not held after the go
+// (mu.Lock(); go func() { ...; mu.Unlock() }(), or go e.update(unlock)
+// with unlock a closure that releases it) is not held after the go
 // statement, and a lock of an object no other goroutine can reach yet
 // orders nothing.
+//
+// A lock's class is the field that holds it in a named struct type
+// ((*pkg.Store).mu). A struct of locks only (type Mutex struct{
+// sync.Mutex }, the wrapper a project uses to swap in a deadlock
+// detector) names no class of its own: its lock takes the class of the
+// field that holds the wrapper, (*types.PartSet).mtx.Mutex, or, reached
+// from a parameter, the class of the caller's argument.
 //
 // An order-cycle is a warning when the instances along it are tied to each
 // other: the same variable, parameter or receiver, a package-level lock, or
