@@ -167,7 +167,7 @@ func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
 			// that a closure captures.
 			cell := v.X
 			if fv, ok := cell.(*ssa.FreeVar); ok && v.Op == token.MUL {
-				cell = boundOnce(fv)
+				_, cell = freeBinding(fv.Parent(), fv)
 			}
 			if alloc, ok := cell.(*ssa.Alloc); ok && v.Op == token.MUL {
 				if val := lockstate.SetOnce(alloc); val != nil {
@@ -420,21 +420,4 @@ func tookBefore(at ssa.Instruction, ch ssa.Value, mc *ssa.MakeClosure) (took, fo
 		}
 	}
 	return false, false
-}
-
-// boundOnce returns the value a closure's free variable is bound to, when
-// the parent makes the closure once (go func() { ... c <- err }() with c
-// a variable of the parent), or nil.
-func boundOnce(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	i := slices.Index(fn.FreeVars, fv)
-	refs := fn.Referrers()
-	if i < 0 || refs == nil || len(*refs) != 1 {
-		return nil
-	}
-	mc, ok := (*refs)[0].(*ssa.MakeClosure)
-	if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
-		return nil
-	}
-	return mc.Bindings[i]
 }
