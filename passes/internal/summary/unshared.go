@@ -183,10 +183,14 @@ func (a *analyzer) nonLeakingParams(funcs []*ssa.Function, mode escapeMode) para
 					if pf.flowsInto[fn] == nil {
 						pf.flowsInto[fn] = make([][]int, len(fn.Params))
 					}
-					pf.flowsInto[fn][i] = nil
+					// A set of parameters: a list with repeats would
+					// grow with every round through recursive calls.
+					params := make([]int, 0, len(into))
 					for _, l := range into {
-						pf.flowsInto[fn][i] = append(pf.flowsInto[fn][i], l.param)
+						params = append(params, l.param)
 					}
+					slices.Sort(params)
+					pf.flowsInto[fn][i] = slices.Compact(params)
 				}
 			}
 		}
