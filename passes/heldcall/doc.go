@@ -94,7 +94,11 @@
 // files set (a testing knob in the options, synchronizeForTest) does not
 // run in the program. A lock of an object
 // that no other goroutine can reach yet (allocated here, not yet stored,
-// sent, passed or captured) is uncontended and not reported. Nor is one
+// sent, passed or captured) is uncontended and not reported, also inside
+// a func literal called in place that captured it (err := func() error {
+// fs.mu.Lock(); ... }()); the lock must lie inside that object, not behind
+// one of its pointers (a new follower's fl.log.mu is the shared log's
+// lock). Nor is one
 // that only the object's own background work can want: a constructor that
 // started the object's flush loop (go s.flushLoop()) or timer
 // (time.AfterFunc(d, s.expire)), code of the package that does not publish

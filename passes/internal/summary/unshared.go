@@ -75,8 +75,12 @@ func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode esca
 		if call := f.Flow.CallRoot(l); call != nil && r.a.privateResult(call, mode) {
 			obj = call
 		}
+	case lockstate.RootFree:
+		return r.a.unsharedCaptured(f.Fn, l, at, mode)
 	}
-	return obj != nil && !r.a.escapesBefore(obj, at, nil, mode)
+	// The lock must lie inside the object, not behind one of its
+	// pointers: a new follower's f.log.mu is the shared log's lock.
+	return obj != nil && inObject(obj.Type(), l.Path) && !r.a.escapesBefore(obj, at, nil, mode)
 }
 
 // privateResult reports whether call returns a new object that nothing
@@ -338,11 +342,7 @@ func cellValueAt(cell *ssa.Alloc, at ssa.Instruction) ssa.Value {
 // isCell reports whether alloc is a variable holding a pointer, not an
 // object.
 func isCell(alloc *ssa.Alloc) bool {
-	switch alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(type) {
-	case *types.Pointer, *types.Signature:
-		return true // a variable holding a pointer or a func value
-	}
-	return false
+	return cellType(alloc.Type())
 }
 
 // localCell reports whether the variable cell is only stored to and read
