@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // An Origin says what a called func value can be: the functions the package
@@ -329,6 +330,12 @@ func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Or
 		}
 	}
 	if fn.Parent() == nil && a.callableOutside(decl) {
+		if why := srcname.TestSupport(a.pkg.Pkg.Path(), decl.Name()); why != "" {
+			// A constructor or setter that is there for tests
+			// (NewTestEngine, SetClockForTesting): the program's
+			// users do not supply code through it.
+			return Origin{Unknown: "a parameter of " + SSAFuncName(decl, a.pkg.Pkg) + ", " + why}
+		}
 		if internalPath(a.pkg.Pkg.Path()) {
 			// Only the module calls it, from packages not visible
 			// here.
