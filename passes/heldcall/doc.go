@@ -146,8 +146,10 @@
 // expiry test, a status filter; one handed a pointer or an interface
 // stays proven), a finding in test-support code outside _test.go files
 // (a package of test doubles such as mocks, fake... or testing, or a
-// function named TestOnly... or ...ForTesting) unless it is a channel
-// deadlock, binding or
+// function named TestOnly..., ...ForTesting or NewTest...) unless it is a
+// channel deadlock, a func value that reaches the call through a parameter
+// of such a function (a client factory only NewTestEngine takes from
+// outside), binding or
 // resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
 // asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
