@@ -147,9 +147,9 @@
 // stays proven), a finding in test-support code outside _test.go files
 // (a package of test doubles such as mocks, fake... or testing, or a
 // function named TestOnly..., ...ForTesting or NewTest...) unless it is a
-// channel deadlock, a func value that reaches the call through a parameter
-// of such a function (a client factory only NewTestEngine takes from
-// outside), binding or
+// channel deadlock, a call of a func value that reaches it from outside
+// only through a parameter of such a function (a client factory that only
+// NewTestEngine takes), binding or
 // resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
 // asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
