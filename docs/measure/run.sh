@@ -8,6 +8,10 @@
 set -euo pipefail
 bin=$(realpath "$1"); out=$(realpath -m "$2"); dir=${3:-/tmp/lockaudit-corpus}
 mkdir -p "$out"
+# As setup.sh prepared the corpus: the machine's Go, and InfluxDB's flux
+# header stand-in.
+export GOTOOLCHAIN=local
+[ -d "$dir/pc" ] && export PKG_CONFIG_PATH=$dir/pc
 for m in ${MODS:-etcd nats prom pebble}; do
 	(
 		cd "$dir/$m"

@@ -8,9 +8,12 @@
 # geth"), containerd, drawn once in r14 (MODS=containerd),
 # Kubernetes' client-go and apiserver, drawn once in r15 (MODS="clientgo
 # apiserver"), and Docker (moby) and CometBFT, drawn once in r16
-# (MODS="docker cometbft").
+# (MODS="docker cometbft"), and InfluxDB 1.x and Vitess, drawn once in
+# r17 (MODS="influxdb vitess").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
+# InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
+export GOTOOLCHAIN=local
 dir=${1:-/tmp/lockaudit-corpus}
 mkdir -p "$dir"
 fetch() { # name module version
@@ -44,6 +47,8 @@ fetch clientgo k8s.io/client-go v0.37.2
 fetch apiserver k8s.io/apiserver v0.37.2
 fetch docker github.com/docker/docker v28.5.2+incompatible
 fetch cometbft github.com/cometbft/cometbft v1.0.1
+fetch influxdb github.com/influxdata/influxdb v1.13.2
+fetch vitess vitess.io/vitess v0.24.4
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -51,11 +56,19 @@ fetch cometbft github.com/cometbft/cometbft v1.0.1
 # module zip's partial vendor directory goes (dependencies come from the
 # proxy).
 (cd "$dir/docker" && if [ ! -f go.mod ]; then cp vendor.mod go.mod && cp vendor.sum go.sum && rm -rf vendor && go mod tidy; fi)
+# InfluxDB's flux parser links a Rust library (libflux) through
+# pkg-config. Type-checking needs only its header, which the flux module
+# ships: a stand-in flux.pc points at it (nothing is linked; run.sh and
+# the lockaudit runs need PKG_CONFIG_PATH=$dir/pc too).
+fluxdir=$(cd "$dir/influxdb" && go list -m -f '{{.Dir}}' github.com/influxdata/flux)
+mkdir -p "$dir/pc"
+printf 'Name: flux\nDescription: header-only stand-in, for type-checking\nVersion: 0\nCflags: -I%s/libflux/include\nLibs:\n' "$fluxdir" >"$dir/pc/flux.pc"
+export PKG_CONFIG_PATH=$dir/pc
 # nats.go's go.mod lacks its encoders' protobuf requirement.
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
