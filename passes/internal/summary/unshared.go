@@ -78,9 +78,7 @@ func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode esca
 	case lockstate.RootFree:
 		return r.a.unsharedCaptured(f.Fn, l, at, mode)
 	}
-	// The lock must lie inside the object, not behind one of its
-	// pointers: a new follower's f.log.mu is the shared log's lock.
-	return obj != nil && inObject(obj.Type(), l.Path) && !r.a.escapesBefore(obj, at, nil, mode)
+	return obj != nil && !r.a.escapesBefore(obj, at, nil, mode)
 }
 
 // privateResult reports whether call returns a new object that nothing

@@ -22,7 +22,11 @@ const maxCaptureDepth = 4
 // unsharedCaptured reports whether lock l of closure fn, rooted at a
 // captured variable, belongs to an object no other goroutine can reach at
 // instruction at: it lies inside the captured object (not behind one of
-// its pointers), and that object is unshared (see unsharedCapture).
+// its pointers: a new follower's fl.file.mu is the shared log's lock), and
+// that object is unshared (see unsharedCapture). The other roots do not
+// ask for this yet: a new store's own blocks, reached through its slice
+// of pointers, are as private as the store, and telling them from a
+// shared log handed to the constructor needs to know who made them.
 func (a *analyzer) unsharedCaptured(fn *ssa.Function, l lockstate.ID, at ssa.Instruction, mode escapeMode) bool {
 	if l.RootIndex >= len(fn.FreeVars) {
 		return false

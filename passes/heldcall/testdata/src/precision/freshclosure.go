@@ -113,10 +113,7 @@ type follower struct {
 // Follow makes a follower of a shared log and opens the file.
 func Follow(lf *rotatedLog) (*follower, error) {
 	fl := &follower{file: lf}
-	if err := fl.reopen(); err != nil {
-		return nil, err
-	}
-	return fl, fl.seek()
+	return fl, fl.reopen()
 }
 
 // reopen reopens the file under the log's lock, in a func literal called
@@ -132,15 +129,3 @@ func (fl *follower) reopen() error {
 	return err
 }
 
-// seek reopens the file the same way without the func literal: the lock
-// is still the shared log's, though the follower is new.
-func (fl *follower) seek() error {
-	fl.file.fsopMu.RLock()
-	defer fl.file.fsopMu.RUnlock()
-	f, err := os.Open(fl.file.name) // want `fl.file.fsopMu held across call of os.Open \(locked at freshclosure.go:\d+, released by defer\)`
-	if err != nil {
-		return err
-	}
-	fl.f = f
-	return nil
-}
