@@ -128,4 +128,3 @@ func (fl *follower) reopen() error {
 	}()
 	return err
 }
-
