@@ -72,7 +72,10 @@
 // variables, container elements); when the package decides every value,
 // the call is judged by what those functions do. A func value handed to a
 // callee that calls it (once.Do(s.load), a helper given a closure or a
-// method value) is judged by what it does. An interface that only the
+// method value) is judged by what it does. One the package's users supply
+// that is named, or typed, as a comparator, hash, key or index function
+// or clock (less, hashFn, keyFunc, cache.IndexFunc, now) is pure by
+// convention, like sort.Interface's Less, and not reported. An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
 // unexported method) is resolved to its implementations in the program:
 // the package and what its non-test files import, not the helpers only

@@ -166,7 +166,9 @@ var cheapFuncNames = map[string]bool{
 	"cmp": true, "compare": true, "comparer": true, "comparator": true,
 	"less": true, "lessfunc": true, "equal": true, "equals": true, "eq": true,
 	"hash": true, "hashfn": true, "hashfunc": true, "hasher": true,
-	"key": true, "keyfn": true, "keyfunc": true,
+	// An index function (client-go's cache.IndexFunc) computes the
+	// values an object is indexed by: a key extractor.
+	"key": true, "keyfn": true, "keyfunc": true, "indexfunc": true,
 	"now": true, "nowfunc": true, "clock": true,
 }
 
