@@ -63,22 +63,40 @@ func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode esca
 			obj = alloc
 		default:
 			// A variable (a named result) holding the object.
-			if v, ok := cellValueAt(alloc, at).(*ssa.Alloc); ok && !isCell(v) {
+			if v, ok := cellValueAt(alloc, at).(*ssa.Alloc); ok {
 				obj = v
 			}
 		}
 	case lockstate.RootParam:
-		if u := r.a.unsharedParams[mode][f.Fn]; l.RootIndex < len(u) && u[l.RootIndex] {
+		if l.RootIndex < len(f.Fn.Params) {
 			obj = f.Fn.Params[l.RootIndex]
 		}
 	case lockstate.RootValue:
-		if call := f.Flow.CallRoot(l); call != nil && r.a.privateResult(call, mode) {
+		if call := f.Flow.CallRoot(l); call != nil {
 			obj = call
 		}
 	case lockstate.RootFree:
 		return r.a.unsharedCaptured(f.Fn, l, at, mode)
 	}
-	return obj != nil && !r.a.escapesBefore(obj, at, nil, mode)
+	return obj != nil && r.a.privateObject(f.Fn, obj, mode) && !r.a.escapesBefore(obj, at, nil, mode)
+}
+
+// privateObject reports whether v, a value of fn, is an object no other
+// goroutine can reach where fn gets it: one fn allocates, one a private
+// constructor returns, or a parameter unshared at entry. Whether it
+// escapes afterwards is the caller's question.
+func (a *analyzer) privateObject(fn *ssa.Function, v ssa.Value, mode escapeMode) bool {
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return !isCell(v)
+	case *ssa.Call:
+		return a.privateResult(v, mode)
+	case *ssa.Parameter:
+		u := a.unsharedParams[mode][fn]
+		j := indexOf(fn.Params, v)
+		return j >= 0 && j < len(u) && u[j]
+	}
+	return false
 }
 
 // privateResult reports whether call returns a new object that nothing
@@ -287,17 +305,8 @@ func (a *analyzer) unsharedArg(cs callSite, i int, mode escapeMode) bool {
 			return slices.ContainsFunc(a.escapes(obj, mode), func(esc ssa.Instruction) bool { return esc != instr })
 		}
 	}
-	switch arg := valueAt(cs.call.Args[i], instr).(type) {
-	case *ssa.Alloc:
-		return !isCell(arg) && !escaped(arg)
-	case *ssa.Call:
-		return a.privateResult(arg, mode) && !escaped(arg)
-	case *ssa.Parameter:
-		u := a.unsharedParams[mode][cs.fn]
-		j := indexOf(cs.fn.Params, arg)
-		return j >= 0 && j < len(u) && u[j] && !escaped(arg)
-	}
-	return false
+	arg := valueAt(cs.call.Args[i], instr)
+	return a.privateObject(cs.fn, arg, mode) && !escaped(arg)
 }
 
 // valueAt returns, for a load of a local variable, the one value stored

@@ -71,30 +71,13 @@ func (a *analyzer) unsharedCapture(fn *ssa.Function, i int, at ssa.Instruction, 
 }
 
 // unsharedValue reports whether v, a value of function fn, is an object no
-// other goroutine can reach at instruction at: one fn allocates, one a
-// private constructor returns, a parameter unshared at entry, or one fn
-// captures unshared; and it has not escaped before at.
+// other goroutine can reach at instruction at: private where fn gets it
+// (see privateObject) or captured unshared, and not escaped before at.
 func (a *analyzer) unsharedValue(fn *ssa.Function, v ssa.Value, at ssa.Instruction, mode escapeMode, depth int) bool {
-	switch v := v.(type) {
-	case *ssa.Alloc:
-		if isCell(v) {
-			return false
-		}
-	case *ssa.Call:
-		if !a.privateResult(v, mode) {
-			return false
-		}
-	case *ssa.Parameter:
-		u := a.unsharedParams[mode][fn]
-		if j := indexOf(fn.Params, v); j < 0 || j >= len(u) || !u[j] {
-			return false
-		}
-	case *ssa.FreeVar:
-		return a.unsharedCapture(fn, slices.Index(fn.FreeVars, v), at, mode, depth)
-	default:
-		return false
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		return a.unsharedCapture(fn, slices.Index(fn.FreeVars, fv), at, mode, depth)
 	}
-	return !a.escapesBefore(v, at, nil, mode)
+	return a.privateObject(fn, v, mode) && !a.escapesBefore(v, at, nil, mode)
 }
 
 // captureEscapesBefore reports whether the object a closure's free variable
