@@ -156,7 +156,14 @@
 // resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
 // asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
-// conn.Write, where conn is set before the object is shared). The -severity flag (warning, the
+// conn.Write, where conn is set before the object is shared), or the read
+// side of a close fence held across file I/O or a sleep: an unexported
+// RWMutex field that the package locks for writing only in teardown
+// (functions named Close, Stop, Shutdown... and the helpers only they
+// call), and whose address is only ever locked and unlocked. Readers share
+// it, and the closer waits for the work in flight anyway; a read side held
+// across a channel operation or a wait stays proven, since it can keep the
+// closer waiting for ever. The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.

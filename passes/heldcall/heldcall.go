@@ -174,6 +174,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && !c.guardsState(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" guards nothing but what it is held across"
 	}
+	if fd.level == confidence.Warning && boundedWait(fd) && c.closeFence(fd.held) {
+		fd.level, fd.why = confidence.Note, lock.Name+" is read-locked, and only teardown locks it for writing"
+	}
 	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
@@ -209,6 +212,31 @@ func (c *checker) guardsState(held []lockstate.Held) bool {
 		}
 	}
 	return false
+}
+
+// boundedWait reports whether the operation of fd ends by itself: file
+// I/O or a sleep, not a channel operation, a wait or a peer's reply, which
+// can last for ever.
+func boundedWait(fd *finding) bool {
+	kind := fd.category
+	if kind == "blocks" {
+		kind = fd.op
+	}
+	return kind == catalog.File || kind == catalog.Sleep
+}
+
+// closeFence reports whether every held lock is the read side of a close
+// fence (summary.Result.TeardownOnly): other readers share it, and only
+// the closer, which waits for the work in flight anyway, can be kept
+// waiting. That holds for an operation that ends by itself (boundedWait):
+// a reader stuck on a channel would hang the closer.
+func (c *checker) closeFence(held []lockstate.Held) bool {
+	for _, h := range held {
+		if h.Mode != lockstate.Read || h.Class == "" || !c.res.TeardownOnly(h.Class) {
+			return false
+		}
+	}
+	return true
 }
 
 // where says where the lock was taken and whether a defer keeps it held.

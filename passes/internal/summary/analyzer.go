@@ -121,6 +121,11 @@ type analyzer struct {
 	origins     map[ssa.Value]Origin // memoised FuncOrigin results
 	guards      map[*ssa.Function]*guards
 	guarding    map[string]bool // lock classes that guard state, see GuardsState
+	// lockWriters holds, by lock class, the functions that hold a lock of
+	// the class for writing somewhere (see closefence.go); fences
+	// memoises TeardownOnly's answers.
+	lockWriters map[string]map[*ssa.Function]bool
+	fences      map[string]bool
 	// handleLoads holds, by lock class, the loads of fields that the
 	// class's critical sections only run blocking operations on; settled
 	// and structStores memoise whether such a field never changes once
@@ -195,6 +200,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		srcFuncs:    ssainfo.SrcFuncs,
 		origins:     map[ssa.Value]Origin{},
 		guarding:    map[string]bool{},
+		lockWriters: map[string]map[*ssa.Function]bool{},
 		handleLoads: map[string][]*ssa.UnOp{},
 		guards:      map[*ssa.Function]*guards{},
 	}

@@ -48,6 +48,7 @@ func (a *analyzer) visitor(fn *ssa.Function) func(ssa.Instruction, lockstate.Sta
 		if len(s.Held) == 0 {
 			return
 		}
+		a.noteWriters(fn, s.Held)
 		switch a.stateUse(fn, instr) {
 		case touches:
 			for _, h := range s.Held {

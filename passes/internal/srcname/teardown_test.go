@@ -1,0 +1,29 @@
+package srcname
+
+import "testing"
+
+func TestTeardown(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Close":       true,
+		"close":       true,
+		"closeLocked": true,
+		"StopAndWait": true,
+		"Shutdown":    true,
+		"shutdownNow": true,
+		"Terminate":   true,
+		"Destroy":     true,
+		"Dispose":     true,
+		"Teardown":    true,
+		"Closest":     false,
+		"Stopwatch":   false,
+		"closed":      false,
+		"Open":        false,
+		"Log":         false,
+		"Truncate":    false,
+		"":            false,
+	} {
+		if got := Teardown(name); got != want {
+			t.Errorf("Teardown(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
+)
+
+// This file finds the read-write locks that only teardown takes for
+// writing: a close fence. The object's work takes the read side (every
+// appender logging to the write-ahead log, the truncation pass), and only
+// Close takes the write side, to wait for the work in flight and mark the
+// object closed:
+//
+//	func (db *DB) log(rec []byte) error {
+//		db.mtx.RLock() // readers share it: appenders do not wait for each other
+//		defer db.mtx.RUnlock()
+//		return db.wal.Log(rec)
+//	}
+//
+//	func (db *DB) Close() error {
+//		db.mtx.Lock() // the only writer
+//		defer db.mtx.Unlock()
+//		...
+//	}
+//
+// Holding the read side across slow work delays no other reader, and no
+// writer but the closer, which has to wait for the work in flight anyway.
+
+// noteWriters records that fn holds the write-mode locks of held.
+func (a *analyzer) noteWriters(fn *ssa.Function, held []lockstate.Held) {
+	for _, h := range held {
+		if h.Mode != lockstate.Write || h.Class == "" {
+			continue
+		}
+		fns := a.lockWriters[h.Class]
+		if fns == nil {
+			fns = map[*ssa.Function]bool{}
+			a.lockWriters[h.Class] = fns
+		}
+		fns[Outermost(fn)] = true
+	}
+}
+
+// TeardownOnly reports whether locks of class are a close fence: the
+// package's code outside _test.go files takes them for writing, and only
+// in teardown functions (see teardown), and the lock is an unexported field
+// of a struct whose address goes nowhere but its own Lock, RLock, Unlock
+// and RUnlock calls, so that no code outside the package can take it.
+func (r *Result) TeardownOnly(class string) bool {
+	a := r.a
+	if v, ok := a.fences[class]; ok {
+		return v
+	}
+	if a.fences == nil {
+		a.fences = map[string]bool{}
+	}
+	ok, closers := a.privateLock(class), 0
+	for fn := range a.lockWriters[class] {
+		if !ok {
+			break
+		}
+		switch {
+		case srcname.InTest(a.pass.Fset, fn.Pos()):
+		case a.teardown(fn, 0):
+			closers++
+		default:
+			ok = false
+		}
+	}
+	ok = ok && closers > 0
+	a.fences[class] = ok
+	return ok
+}
+
+// maxTeardownDepth bounds the callers followed up from a helper to the
+// teardown function that calls it.
+const maxTeardownDepth = 3
+
+// teardown reports whether fn ends its object's life: it is named so
+// (srcname.Teardown), or the package calls it only directly, from such
+// functions.
+func (a *analyzer) teardown(fn *ssa.Function, depth int) bool {
+	if srcname.Teardown(fn.Name()) {
+		return true
+	}
+	calls := a.directCalls(fn)
+	if depth >= maxTeardownDepth || len(calls) == 0 {
+		return false
+	}
+	for _, cs := range calls {
+		if !a.teardown(Outermost(cs.fn), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// privateLock reports whether class is the class of an unexported struct
+// field that holds a lock by value, and every address of the field the
+// package takes is only locked and unlocked: it is never handed to other
+// code (a Cond, a helper, an RLocker), which could take it out of sight.
+func (a *analyzer) privateLock(class string) bool {
+	last := class[strings.LastIndexByte(class, '.')+1:]
+	if last == "" || token.IsExported(last) {
+		return false
+	}
+	found := false
+	for f, addrs := range a.indexed().fieldAddrs {
+		if f.Name() != last || f.Exported() {
+			continue
+		}
+		for _, fa := range addrs {
+			if lockstate.FieldClass(fa) != class {
+				continue
+			}
+			found = true
+			if !onlyLocked(fa) {
+				return false
+			}
+		}
+	}
+	return found
+}
+
+// onlyLocked reports whether the address fa is used only as the receiver
+// of lock operations.
+func onlyLocked(fa *ssa.FieldAddr) bool {
+	if _, isLock := fa.Type().(*types.Pointer).Elem().(*types.Named); !isLock {
+		return false
+	}
+	for _, ref := range *fa.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			c := ref.Common()
+			if lockstate.OpOf(c).Kind == lockstate.NoOp || len(c.Args) == 0 || c.Args[0] != ssa.Value(fa) {
+				return false
+			}
+			for _, arg := range c.Args[1:] {
+				if arg == ssa.Value(fa) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
