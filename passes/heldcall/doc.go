@@ -115,7 +115,10 @@
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild, a WaitGroup.Wait for
-// goroutines that only compute. A closer that finds a stream already
+// goroutines that only compute. A goroutine body that reports on a
+// channel parameter is the other side of every channel its starters hand
+// it (go-cmp's detectRaces, started by two functions, each with a channel
+// of its own). A closer that finds a stream already
 // claimed and waits for the first closer to finish (if already done,
 // <-s.done) joins that closer. It is reported only under a lock the
 // workers take, where it deadlocks. A receive that a dominating branch

@@ -91,14 +91,12 @@ func (a *analyzer) joins() *joinIndex {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				forChanOps(instr, func(ch ssa.Value, signal bool) {
-					k := a.chanKeyOf(fn, ch)
-					if k == nil {
-						return
-					}
-					if signal {
-						ix.signals[k] = append(ix.signals[k], instr)
-					} else {
-						ix.recvs[k] = append(ix.recvs[k], instr)
+					for _, k := range a.chanKeysOf(fn, ch) {
+						if signal {
+							ix.signals[k] = append(ix.signals[k], instr)
+						} else {
+							ix.recvs[k] = append(ix.recvs[k], instr)
+						}
 					}
 				})
 			}
@@ -182,28 +180,42 @@ func isWaitGroup(t types.Type) bool {
 // chanKeyOf returns the key of the channel v of fn, or nil, once per
 // value: the index and every candidate's workers ask for the same ones.
 func (a *analyzer) chanKeyOf(fn *ssa.Function, v ssa.Value) chanKey {
+	if keys := a.chanKeysOf(fn, v); len(keys) == 1 {
+		return keys[0]
+	}
+	return nil
+}
+
+// chanKeysOf returns the keys of the channels v can be: one, or, for a
+// parameter of a helper the package calls with different channels (a
+// goroutine body that reports on whichever channel its starter made),
+// each of them.
+func (a *analyzer) chanKeysOf(fn *ssa.Function, v ssa.Value) []chanKey {
 	if k, ok := a.chanKeys[v]; ok {
 		return k
 	}
-	k := a.chanKeyAt(fn, v, 3)
+	k := a.chanKeysAt(fn, v, 3)
 	if a.chanKeys == nil {
-		a.chanKeys = map[ssa.Value]chanKey{}
+		a.chanKeys = map[ssa.Value][]chanKey{}
 	}
 	a.chanKeys[v] = k
 	return k
 }
 
-// chanKeyAt is chanKeyOf, following parameters to the arguments of at
+// maxChanKeys bounds the channels one parameter is followed to.
+const maxChanKeys = 8
+
+// chanKeysAt is chanKeysOf, following parameters to the arguments of at
 // most depth levels of callers.
-func (a *analyzer) chanKeyAt(fn *ssa.Function, v ssa.Value, depth int) chanKey {
+func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKey {
 	for range 8 {
 		fn, v = throughCells(fn, v)
 		switch x := v.(type) {
 		case *ssa.MakeChan:
-			return x
+			return []chanKey{x}
 		case *ssa.Alloc:
 			if isWaitGroup(x.Type()) {
-				return x // a local WaitGroup
+				return []chanKey{x} // a local WaitGroup
 			}
 		case *ssa.Extract:
 			if r, g := a.returned(x.Tuple, x.Index); r != nil {
@@ -217,38 +229,52 @@ func (a *analyzer) chanKeyAt(fn *ssa.Function, v ssa.Value, depth int) chanKey {
 			}
 		case *ssa.Parameter:
 			if depth > 0 {
-				return a.paramChanKey(fn, x, depth-1)
+				return a.paramChanKeys(fn, x, depth-1)
 			}
 		}
 		break
 	}
 	if flow := a.flows[fn]; flow != nil {
 		if c := flow.IDOf(v).Class; c != "" {
-			return "class:" + c
+			return []chanKey{"class:" + c}
 		}
 	}
 	return nil
 }
 
-// paramChanKey returns the key of the channel every caller passes as the
-// parameter p of fn, a function only the package calls, directly.
-func (a *analyzer) paramChanKey(fn *ssa.Function, p *ssa.Parameter, depth int) chanKey {
+// paramChanKeys returns the keys of the channels the callers pass as the
+// parameter p of fn, a function only the package calls, directly; nil if
+// one of them is not known.
+func (a *analyzer) paramChanKeys(fn *ssa.Function, p *ssa.Parameter, depth int) []chanKey {
 	i := slices.Index(fn.Params, p)
 	if i < 0 || fn.Parent() != nil {
 		return nil
 	}
-	var key chanKey
+	var keys []chanKey
 	for _, cs := range a.directCalls(fn) {
 		if i >= len(cs.call.Args) {
 			return nil
 		}
-		k := a.chanKeyAt(cs.fn, cs.call.Args[i], depth)
-		if k == nil || key != nil && k != key {
+		ks := a.chanKeysAt(cs.fn, cs.call.Args[i], depth)
+		if len(ks) == 0 {
 			return nil
 		}
-		key = k
+		for _, k := range ks {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) > maxChanKeys {
+			return nil
+		}
 	}
-	return key
+	return keys
+}
+
+// waitedOn reports whether one of the channels ch of fn can be is one the
+// waiter waits on: the other side of its wait.
+func (a *analyzer) waitedOn(fn *ssa.Function, ch ssa.Value, waits []chanKey) bool {
+	return slices.ContainsFunc(a.chanKeysOf(fn, ch), func(k chanKey) bool { return slices.Contains(waits, k) })
 }
 
 // returned returns the value a call of a package function returns as its
@@ -455,16 +481,14 @@ func (a *analyzer) readyAfter(fn *ssa.Function, instr ssa.Instruction, signalled
 		if instr.Op == token.ARROW {
 			// A receive is ready once signalled, or is the one the
 			// waiter's send waits for.
-			k := a.chanKeyOf(fn, instr.X)
-			return signalled.ready(k, instr.CommaOk) || slices.Contains(waits, k)
+			return signalled.ready(a.chanKeyOf(fn, instr.X), instr.CommaOk) || a.waitedOn(fn, instr.X, waits)
 		}
 	case *ssa.Select:
 		if !instr.Blocking {
 			return true
 		}
 		for _, st := range instr.States {
-			k := a.chanKeyOf(fn, st.Chan)
-			if slices.Contains(waits, k) || st.Dir == types.RecvOnly && signalled.ready(k, false) {
+			if a.waitedOn(fn, st.Chan, waits) || st.Dir == types.RecvOnly && signalled.ready(a.chanKeyOf(fn, st.Chan), false) {
 				return true
 			}
 		}
@@ -477,7 +501,7 @@ func (a *analyzer) readyAfter(fn *ssa.Function, instr ssa.Instruction, signalled
 		if mc, ok := k.(*ssa.MakeChan); ok && constCap(mc) {
 			return true // a captured channel made with a capacity
 		}
-		return slices.Contains(waits, k)
+		return a.waitedOn(fn, instr.Chan, waits)
 	}
 	return true
 }
