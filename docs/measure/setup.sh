@@ -9,7 +9,8 @@
 # Kubernetes' client-go and apiserver, drawn once in r15 (MODS="clientgo
 # apiserver"), and Docker (moby) and CometBFT, drawn once in r16
 # (MODS="docker cometbft"), and InfluxDB 1.x and Vitess, drawn once in
-# r17 (MODS="influxdb vitess").
+# r17 (MODS="influxdb vitess"), and go-libp2p and lnd, drawn once in r19
+# (MODS="libp2p lnd").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -49,9 +50,15 @@ fetch docker github.com/docker/docker v28.5.2+incompatible
 fetch cometbft github.com/cometbft/cometbft v1.0.1
 fetch influxdb github.com/influxdata/influxdb v1.13.2
 fetch vitess vitess.io/vitess v0.24.4
+fetch libp2p github.com/libp2p/go-libp2p v0.52.0
+fetch lnd github.com/lightningnetwork/lnd v0.18.3-beta.rc3
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
+# lnd replaces its sqldb module with a sibling directory; the proxy's
+# v1.0.4 has the query types this release's invoices package uses (v1.0.3
+# does not).
+(cd "$dir/lnd" && if go mod edit -json | grep -q '"Path": "./sqldb"'; then go mod edit -dropreplace=github.com/lightningnetwork/lnd/sqldb && GOFLAGS=-mod=mod go get github.com/lightningnetwork/lnd/sqldb@v1.0.4; fi)
 # Docker is not a Go module yet: its vendor.mod becomes go.mod, and the
 # module zip's partial vendor directory goes (dependencies come from the
 # proxy).
@@ -68,7 +75,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
