@@ -82,8 +82,10 @@
 // its tests import. The exported
 // fields of an unexported struct that the exported API never hands out,
 // and values of an unexported func type the API never takes in (an
-// option func), can only be set by the package: they are resolved through
-// its own stores and conversions. Function summaries
+// option func), or of a func type whose parameter is an unexported type of
+// the package (an exported type Option func(*options)), can only be set or
+// made by the package: they are resolved through its own stores and
+// conversions. Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object (also one built in a variable
@@ -115,7 +117,12 @@
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild, a WaitGroup.Wait for
-// goroutines that only compute. A goroutine body that reports on a
+// goroutines that only compute. In a select, one such case is enough: a
+// publisher's select { case s.pubch <- a: case <-ctx.Done(): } hands off
+// to a pump that always receives from pubch. A lock the pump takes only on
+// its way out of its loop (unregistering itself once its context is done)
+// does not count when the select has a receive case of its own to leave
+// by. A goroutine body that reports on a
 // channel parameter is the other side of every channel its starters hand
 // it (go-cmp's detectRaces, started by two functions, each with a channel
 // of its own). A closer that finds a stream already

@@ -380,6 +380,9 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa
 	if ws := a.closerJoin(fn, instr); ws != nil {
 		return ws
 	}
+	if sel, ok := instr.(*ssa.Select); ok {
+		return a.selectJoin(fn, sel)
+	}
 	var waits []chanKey // the channels instr waits on
 	var workers []*ssa.Function
 	ok := true
@@ -418,6 +421,63 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa
 		}
 	}
 	return workers
+}
+
+// selectJoin is joinCandidate for a blocking select: one case whose other
+// side is only the package's workers, ready for it, is enough, whatever
+// the other cases wait for (select { case s.pubch <- a: case
+// <-s.ctx.Done(): } with a pump goroutine that always receives from
+// pubch).
+func (a *analyzer) selectJoin(fn *ssa.Function, sel *ssa.Select) []*ssa.Function {
+	workers, waits := a.selectJoinable(fn, sel)
+	if len(workers) == 0 {
+		return nil
+	}
+	signalled := a.signalledBefore(fn, sel)
+	for _, w := range workers {
+		if !a.waitsOnlyFor(w, signalled, waits) {
+			return nil
+		}
+	}
+	return workers
+}
+
+// selectJoinable returns the workers on the other side of sel's cases
+// whose other side is only the package's workers, and those cases'
+// channels.
+func (a *analyzer) selectJoinable(fn *ssa.Function, sel *ssa.Select) (workers []*ssa.Function, waits []chanKey) {
+	ix := a.joins()
+	for _, st := range sel.States {
+		k := a.chanKeyOf(fn, st.Chan)
+		if k == nil {
+			continue
+		}
+		others := ix.signals[k] // the other side of a receive
+		if st.Dir == types.SendOnly {
+			others = ix.recvs[k]
+		}
+		var ws []*ssa.Function
+		for _, o := range others {
+			w := a.worker(o.Parent())
+			if w == nil || w == fn {
+				ws = nil
+				break
+			}
+			if !slices.Contains(ws, w) {
+				ws = append(ws, w)
+			}
+		}
+		if len(ws) == 0 {
+			continue
+		}
+		waits = append(waits, k)
+		for _, w := range ws {
+			if !slices.Contains(workers, w) {
+				workers = append(workers, w)
+			}
+		}
+	}
+	return workers, waits
 }
 
 // signals lists the channels a waiter has signalled: closed, or sent one
@@ -572,12 +632,17 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 		r := jc.reason
 		quick := true
 		var takes []string
+		escape := a.escapeCase(fn, jc.instr)
 		for _, w := range jc.workers {
 			if !a.quickWorker(w, locals) {
 				quick = false
 				break
 			}
-			for _, c := range a.funcs[w].Summary.Acquires {
+			acquires := a.funcs[w].Summary.Acquires
+			if escape {
+				acquires = a.loopAcquires(w)
+			}
+			for _, c := range acquires {
 				takes = addClass(takes, c)
 				// A lock reached through a pointer field is the
 				// lock the field is always set to.
@@ -602,6 +667,109 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 		}
 	}
 	return changed
+}
+
+// escapeCase reports whether instr is a select with a receive case
+// besides its joined channels (a quit channel, a context's Done): a worker
+// that leaves its loop, and takes a lock on its way out, does so once that
+// shutdown has come, and the waiter leaves through that case.
+func (a *analyzer) escapeCase(fn *ssa.Function, instr ssa.Instruction) bool {
+	sel, ok := instr.(*ssa.Select)
+	if !ok {
+		return false
+	}
+	_, joined := a.selectJoinable(fn, sel)
+	for _, st := range sel.States {
+		if st.Dir == types.RecvOnly && !a.waitedOn(fn, st.Chan, joined) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopAcquires returns the lock classes worker w takes where it can still
+// come back to one of its waits: not on the way out of its loop (a pump
+// that unregisters itself under its manager's lock, then returns). The
+// closures it runs in place count whole.
+func (a *analyzer) loopAcquires(w *ssa.Function) []string {
+	var out []string
+	add := func(classes []string) {
+		for _, c := range classes {
+			out = addClass(out, c)
+		}
+	}
+	for _, fn := range a.family(w)[1:] {
+		if f := a.funcs[fn]; f != nil {
+			add(f.Summary.Acquires)
+		}
+	}
+	flow := a.flows[w]
+	waits := map[*ssa.BasicBlock]bool{}
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Select:
+				waits[b] = x.Blocking
+			case *ssa.UnOp:
+				waits[b] = waits[b] || x.Op == token.ARROW
+			}
+		}
+	}
+	for _, b := range w.Blocks {
+		if !reachesAny(b, waits) {
+			continue // on the way out
+		}
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if op := lockstate.OpOf(c.Common()); op.Kind == lockstate.Acquire || op.Kind == lockstate.TryAcq {
+				if flow == nil {
+					return a.funcs[w].Summary.Acquires
+				}
+				class := flow.IDOf(op.Recv).Class
+				if class == "" {
+					continue
+				}
+				if op.Mode == lockstate.Read {
+					class += " (read)"
+				}
+				out = addClass(out, class)
+				continue
+			}
+			var sum *Summary
+			if callee := StaticCallee(c.Common()); callee != nil {
+				sum = a.res.SummaryOf(callee)
+			} else if c.Common().IsInvoke() {
+				sum = a.summaryOfObj(c.Common().Method)
+			}
+			if sum != nil {
+				add(sum.Acquires)
+			}
+		}
+	}
+	return out
+}
+
+// reachesAny reports whether a path from b (b included) reaches one of the
+// blocks marked in targets.
+func reachesAny(b *ssa.BasicBlock, targets map[*ssa.BasicBlock]bool) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if targets[x] {
+			return true
+		}
+		stack = append(stack, x.Succs...)
+	}
+	return false
 }
 
 func addClass(classes []string, c string) []string {

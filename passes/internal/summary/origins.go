@@ -100,6 +100,16 @@ func (a *analyzer) origin(fn *ssa.Function, v ssa.Value, depth int) Origin {
 	}
 	a.origins[v] = Origin{} // in progress: a cycle adds nothing
 	o := a.originOf(fn, v, depth+1)
+	if o.Supplied != "" || o.Unknown != "" {
+		// A value of a func type only the package can make (an option
+		// over its unexported config, passed in by callers) is one of
+		// the package's own conversions to the type.
+		if n := a.sealedFunc(v.Type()); n != nil {
+			if so := a.sealedFuncOrigin(n); so.Closed() {
+				o = so
+			}
+		}
+	}
 	a.origins[v] = o
 	return o
 }
@@ -568,18 +578,41 @@ func (a *analyzer) embeddedOutward(obj *types.TypeName, seen map[*types.TypeName
 // sealedFunc returns t when it is a func type of the package that only the
 // package can make values of: unexported, and never taken in by the
 // exported API (a parameter of an exported function, an exported field or
-// variable), where a user's func literal would be assignable to it. An
-// option type such as type optFunc func(*options) error, made by the
-// package's option constructors, is one.
+// variable), where a user's func literal would be assignable to it; or
+// one whose parameters name an unexported type of the package, which no
+// other package can write a func literal for. An option type such as
+// type optFunc func(*options) error, or an exported type Option
+// func(*options) with unexported options, made by the package's option
+// constructors, is one.
 func (a *analyzer) sealedFunc(t types.Type) *types.Named {
 	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Exported() || n.Obj().Pkg() != a.pkg.Pkg || n.TypeParams().Len() > 0 {
+	if !ok || n.Obj().Pkg() != a.pkg.Pkg || n.TypeParams().Len() > 0 {
 		return nil
 	}
-	if _, isFunc := n.Underlying().(*types.Signature); !isFunc || a.inAPI(n, true) {
+	sig, isFunc := n.Underlying().(*types.Signature)
+	if !isFunc {
+		return nil
+	}
+	if (n.Obj().Exported() || a.inAPI(n, true)) && !a.takesUnexported(sig) {
 		return nil
 	}
 	return n
+}
+
+// takesUnexported reports whether a parameter of sig is, or points to, an
+// unexported named type of the package (func(o *options)): a func literal
+// of that signature can only be written in the package.
+func (a *analyzer) takesUnexported(sig *types.Signature) bool {
+	for p := range sig.Params().Variables() {
+		t := p.Type()
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() == a.pkg.Pkg && !n.Obj().Exported() {
+			return true
+		}
+	}
+	return false
 }
 
 // sealedFuncOrigin returns what a value of the sealed func type n can be:
