@@ -715,8 +715,9 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 			}
 		}
 	}
+	inLoop := reaching(waits)
 	for _, b := range w.Blocks {
-		if !reachesAny(b, waits) {
+		if !inLoop[b] {
 			continue // on the way out
 		}
 		for _, instr := range b.Instrs {
@@ -752,24 +753,27 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 	return out
 }
 
-// reachesAny reports whether a path from b (b included) reaches one of the
-// blocks marked in targets.
-func reachesAny(b *ssa.BasicBlock, targets map[*ssa.BasicBlock]bool) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{b}
+// reaching returns the blocks from which a path reaches one of targets
+// (the targets included): a walk back along predecessors, linear in the
+// function's size.
+func reaching(targets map[*ssa.BasicBlock]bool) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	var stack []*ssa.BasicBlock
+	for b, ok := range targets {
+		if ok {
+			stack = append(stack, b)
+		}
+	}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[x] {
+		if out[x] {
 			continue
 		}
-		seen[x] = true
-		if targets[x] {
-			return true
-		}
-		stack = append(stack, x.Succs...)
+		out[x] = true
+		stack = append(stack, x.Preds...)
 	}
-	return false
+	return out
 }
 
 func addClass(classes []string, c string) []string {

@@ -48,7 +48,13 @@ func (a *analyzer) visitor(fn *ssa.Function) func(ssa.Instruction, lockstate.Sta
 		if len(s.Held) == 0 {
 			return
 		}
-		a.noteWriters(fn, s.Held)
+		if _, isCall := instr.(ssa.CallInstruction); isCall {
+			// Every critical section ends in a call (its unlock), or
+			// returns the lock held from a call.
+			a.noteWriters(fn, s.Held)
+		} else if _, isRet := instr.(*ssa.Return); isRet {
+			a.noteWriters(fn, s.Held)
+		}
 		switch a.stateUse(fn, instr) {
 		case touches:
 			for _, h := range s.Held {
