@@ -104,7 +104,15 @@ func (c *checker) reportCycles() {
 			}
 			reported[e.pos] = true
 			how := "locked" + throughCall(e.via, e.deferred)
-			if e.related && other.related {
+			if e.related && other.related && c.distinct(e, other) {
+				// The related edge chosen locks other instances
+				// (another owner's lock of the class): a related
+				// edge that can lock the same ones makes it proven.
+				if b, ok := c.sameInstances(e, back); ok {
+					other = b
+				}
+			}
+			if e.related && other.related && !c.distinct(e, other) {
 				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
 					e.to.Name, how, e.from.Name, c.fromWhere(e), srcname.At(c.pass.Fset, other.pos))
 				c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Warning, "")

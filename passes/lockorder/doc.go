@@ -169,7 +169,13 @@
 // cycle across packages, in the other package's half too. A cycle known
 // only between the lock classes (a client's lock, then another client's
 // server's) may join disjoint instances: it is a note naming both
-// instances. -severity note reports notes too.
+// instances. So is a cycle whose two locks of one class hang off pointer
+// fields of two different struct types that each own what they point to
+// (every store into the field is an object just made, stored nowhere
+// else): a resource manager's peer scopes and connection scopes each embed
+// a *resourceScope of their own, so a peer scope's lock taken under the
+// manager's and a connection scope's lock held while it takes the
+// manager's are never the same lock. -severity note reports notes too.
 // TryLock never deadlocks and is ignored. Instances of one class reached
 // from one another (a parent and its child) are not reported, and two
 // shards of one array are shardlock's business.
