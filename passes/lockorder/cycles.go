@@ -158,11 +158,7 @@ func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
 		return r
 	}
 	for _, b := range back {
-		if b.pos == e.pos {
-			continue
-		}
-		if e.toMode == lockstate.Read && e.from.Mode == lockstate.Read &&
-			b.toMode == lockstate.Read && b.from.Mode == lockstate.Read {
+		if !canDeadlock(e, b) {
 			continue
 		}
 		if !ok || rank(b) > rank(found) {
@@ -170,6 +166,16 @@ func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
 		}
 	}
 	return found, ok
+}
+
+// canDeadlock reports whether edges e and b, in opposite orders, can
+// deadlock: two different acquisitions, not both reads on both sides.
+func canDeadlock(e, b edge) bool {
+	if b.pos == e.pos {
+		return false
+	}
+	return e.toMode != lockstate.Read || e.from.Mode != lockstate.Read ||
+		b.toMode != lockstate.Read || b.from.Mode != lockstate.Read
 }
 
 // inTest reports whether pos lies in a _test.go file.

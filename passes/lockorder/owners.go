@@ -17,14 +17,9 @@ func (c *checker) distinct(e, other edge) bool {
 // that can deadlock with it.
 func (c *checker) sameInstances(e edge, back []edge) (edge, bool) {
 	for _, b := range back {
-		if b.pos == e.pos || !b.related || c.distinct(e, b) {
-			continue
+		if b.related && canDeadlock(e, b) && !c.distinct(e, b) {
+			return b, true
 		}
-		if e.toMode == lockstate.Read && e.from.Mode == lockstate.Read &&
-			b.toMode == lockstate.Read && b.from.Mode == lockstate.Read {
-			continue
-		}
-		return b, true
 	}
 	return edge{}, false
 }

@@ -55,6 +55,9 @@ type joinCand struct {
 	reason  *Reason
 	instr   ssa.Instruction
 	workers []*ssa.Function
+	// escape is set for a select with a receive case of its own to leave
+	// by (see selectEscape).
+	escape bool
 }
 
 // joins returns the index, built on first use.
@@ -374,53 +377,78 @@ func (a *analyzer) callersWorker(fn *ssa.Function, depth int) *ssa.Function {
 // channels is on a goroutine the package starts, and each of those
 // workers blocks only where fn has signalled it first. Whether the
 // workers' steps are short is decided once their summaries are known
-// (quickWorker).
-func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
-	ix := a.joins()
+// (quickWorker). escape reports a select that can also leave by a receive
+// case of its own (selectEscape).
+func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) (workers []*ssa.Function, escape bool) {
 	if ws := a.closerJoin(fn, instr); ws != nil {
-		return ws
+		return ws, false
 	}
 	if sel, ok := instr.(*ssa.Select); ok {
 		return a.selectJoin(fn, sel)
 	}
 	var waits []chanKey // the channels instr waits on
-	var workers []*ssa.Function
 	ok := true
 	forChanOps(instr, func(ch ssa.Value, signal bool) {
 		k := a.chanKeyOf(fn, ch)
-		if k == nil {
+		ws := a.sideWorkers(fn, k, signal)
+		if len(ws) == 0 {
 			ok = false
 			return
 		}
 		waits = append(waits, k)
-		others := ix.signals[k] // the other side of a receive
-		if signal {
-			others = ix.recvs[k]
-		}
-		if len(others) == 0 {
-			ok = false
-		}
-		for _, o := range others {
-			w := a.worker(o.Parent())
-			if w == nil || w == fn {
-				ok = false
-				return
-			}
-			if !slices.Contains(workers, w) {
-				workers = append(workers, w)
-			}
-		}
+		workers = addWorkers(workers, ws)
 	})
-	if !ok || len(workers) == 0 {
+	if !ok || len(workers) == 0 || !a.waitOnlyFor(fn, instr, workers, waits) {
+		return nil, false
+	}
+	return workers, false
+}
+
+// sideWorkers returns the workers on the other side of the channel k that
+// an operation of fn waits on (its sends and closes for a receive, its
+// receives for a send, signal): nil when k is not known, when there is no
+// other side, or when one of them is not on a goroutine the package starts
+// (or is fn itself).
+func (a *analyzer) sideWorkers(fn *ssa.Function, k chanKey, signal bool) []*ssa.Function {
+	if k == nil {
 		return nil
 	}
-	signalled := a.signalledBefore(fn, instr)
-	for _, w := range workers {
-		if !a.waitsOnlyFor(w, signalled, waits) {
+	ix := a.joins()
+	others := ix.signals[k] // the other side of a receive
+	if signal {
+		others = ix.recvs[k]
+	}
+	var ws []*ssa.Function
+	for _, o := range others {
+		w := a.worker(o.Parent())
+		if w == nil || w == fn {
 			return nil
+		}
+		ws = addWorkers(ws, []*ssa.Function{w})
+	}
+	return ws
+}
+
+// addWorkers adds to workers those of ws it does not hold yet.
+func addWorkers(workers, ws []*ssa.Function) []*ssa.Function {
+	for _, w := range ws {
+		if !slices.Contains(workers, w) {
+			workers = append(workers, w)
 		}
 	}
 	return workers
+}
+
+// waitOnlyFor reports whether each of the workers blocks only where fn has
+// signalled it before instr, or on the channels instr waits on (waits).
+func (a *analyzer) waitOnlyFor(fn *ssa.Function, instr ssa.Instruction, workers []*ssa.Function, waits []chanKey) bool {
+	signalled := a.signalledBefore(fn, instr)
+	for _, w := range workers {
+		if !a.waitsOnlyFor(w, signalled, waits) {
+			return false
+		}
+	}
+	return true
 }
 
 // selectJoin is joinCandidate for a blocking select: one case whose other
@@ -428,56 +456,32 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) []*ssa
 // the other cases wait for (select { case s.pubch <- a: case
 // <-s.ctx.Done(): } with a pump goroutine that always receives from
 // pubch).
-func (a *analyzer) selectJoin(fn *ssa.Function, sel *ssa.Select) []*ssa.Function {
-	workers, waits := a.selectJoinable(fn, sel)
-	if len(workers) == 0 {
-		return nil
-	}
-	signalled := a.signalledBefore(fn, sel)
-	for _, w := range workers {
-		if !a.waitsOnlyFor(w, signalled, waits) {
-			return nil
-		}
-	}
-	return workers
-}
-
-// selectJoinable returns the workers on the other side of sel's cases
-// whose other side is only the package's workers, and those cases'
-// channels.
-func (a *analyzer) selectJoinable(fn *ssa.Function, sel *ssa.Select) (workers []*ssa.Function, waits []chanKey) {
-	ix := a.joins()
+func (a *analyzer) selectJoin(fn *ssa.Function, sel *ssa.Select) (workers []*ssa.Function, escape bool) {
+	var waits []chanKey // the joined cases' channels
 	for _, st := range sel.States {
 		k := a.chanKeyOf(fn, st.Chan)
-		if k == nil {
-			continue
-		}
-		others := ix.signals[k] // the other side of a receive
-		if st.Dir == types.SendOnly {
-			others = ix.recvs[k]
-		}
-		var ws []*ssa.Function
-		for _, o := range others {
-			w := a.worker(o.Parent())
-			if w == nil || w == fn {
-				ws = nil
-				break
-			}
-			if !slices.Contains(ws, w) {
-				ws = append(ws, w)
-			}
-		}
-		if len(ws) == 0 {
-			continue
-		}
-		waits = append(waits, k)
-		for _, w := range ws {
-			if !slices.Contains(workers, w) {
-				workers = append(workers, w)
-			}
+		if ws := a.sideWorkers(fn, k, st.Dir == types.SendOnly); len(ws) > 0 {
+			waits = append(waits, k)
+			workers = addWorkers(workers, ws)
 		}
 	}
-	return workers, waits
+	if len(workers) == 0 || !a.waitOnlyFor(fn, sel, workers, waits) {
+		return nil, false
+	}
+	return workers, a.selectEscape(fn, sel, waits)
+}
+
+// selectEscape reports whether sel has a receive case besides its joined
+// channels (a quit channel, a context's Done): a worker that leaves its
+// loop, and takes a lock on its way out, does so once that shutdown has
+// come, and the waiter leaves through that case.
+func (a *analyzer) selectEscape(fn *ssa.Function, sel *ssa.Select, joined []chanKey) bool {
+	for _, st := range sel.States {
+		if st.Dir == types.RecvOnly && !a.waitedOn(fn, st.Chan, joined) {
+			return true
+		}
+	}
+	return false
 }
 
 // signals lists the channels a waiter has signalled: closed, or sent one
@@ -632,14 +636,13 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 		r := jc.reason
 		quick := true
 		var takes []string
-		escape := a.escapeCase(fn, jc.instr)
 		for _, w := range jc.workers {
 			if !a.quickWorker(w, locals) {
 				quick = false
 				break
 			}
 			acquires := a.funcs[w].Summary.Acquires
-			if escape {
+			if jc.escape {
 				acquires = a.loopAcquires(w)
 			}
 			for _, c := range acquires {
@@ -648,10 +651,11 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 				// lock the field is always set to.
 				class, read := strings.CutSuffix(c, " (read)")
 				if stored := a.storedLock(class); stored != "" {
+					mode := lockstate.Write
 					if read {
-						stored += " (read)"
+						mode = lockstate.Read
 					}
-					takes = addClass(takes, stored)
+					takes = addClass(takes, acquireClass(stored, mode))
 				}
 			}
 		}
@@ -667,24 +671,6 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 		}
 	}
 	return changed
-}
-
-// escapeCase reports whether instr is a select with a receive case
-// besides its joined channels (a quit channel, a context's Done): a worker
-// that leaves its loop, and takes a lock on its way out, does so once that
-// shutdown has come, and the waiter leaves through that case.
-func (a *analyzer) escapeCase(fn *ssa.Function, instr ssa.Instruction) bool {
-	sel, ok := instr.(*ssa.Select)
-	if !ok {
-		return false
-	}
-	_, joined := a.selectJoinable(fn, sel)
-	for _, st := range sel.States {
-		if st.Dir == types.RecvOnly && !a.waitedOn(fn, st.Chan, joined) {
-			return true
-		}
-	}
-	return false
 }
 
 // loopAcquires returns the lock classes worker w takes where it can still
@@ -729,14 +715,9 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 				if flow == nil {
 					return a.funcs[w].Summary.Acquires
 				}
-				class := flow.IDOf(op.Recv).Class
-				if class == "" {
-					continue
+				if class := acquireClass(flow.IDOf(op.Recv).Class, op.Mode); class != "" {
+					out = addClass(out, class)
 				}
-				if op.Mode == lockstate.Read {
-					class += " (read)"
-				}
-				out = addClass(out, class)
 				continue
 			}
 			var sum *Summary

@@ -77,9 +77,9 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		if l.dying {
 			return
 		}
-		if ws := a.joinCandidate(fn, instr); ws != nil {
+		if ws, escape := a.joinCandidate(fn, instr); ws != nil {
 			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
-			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws})
+			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws, escape: escape})
 			return
 		}
 		setBlock(kind, op, "")
@@ -147,11 +147,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 	switch op.Kind {
 	case lockstate.Acquire, lockstate.TryAcq:
 		id := flow.IDOf(op.Recv)
-		class := id.Class
-		if class != "" && op.Mode == lockstate.Read {
-			class += " (read)"
-		}
-		if class != "" {
+		if class := acquireClass(id.Class, op.Mode); class != "" {
 			l.acquires = append(l.acquires, class)
 		}
 		// A lock taken back (defer mu.RLock()) is not a lock the caller

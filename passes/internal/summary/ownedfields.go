@@ -32,13 +32,12 @@ func (r *Result) OwnedPointerField(named *types.Named, field string) bool {
 }
 
 // freshObject reports whether v is an object just made: allocated here,
-// or returned by a private constructor of the package.
+// or returned by a private constructor of the package (privateObject, not
+// counting parameters, which callers hand in).
 func (a *analyzer) freshObject(v ssa.Value) bool {
-	switch v := v.(type) {
-	case *ssa.Alloc:
-		return v.Heap && !isCell(v)
-	case *ssa.Call:
-		return a.privateResult(v, strict)
+	switch v.(type) {
+	case *ssa.Alloc, *ssa.Call:
+		return a.privateObject(nil, v, strict)
 	}
 	return false
 }

@@ -210,10 +210,7 @@ func (a *analyzer) foldTakes(fn *ssa.Function, s *Summary, takes []lockstate.Eff
 		if t.Lock.Class == "" && t.Lock.Root == lockstate.RootParam {
 			// A lock wrapper's lock has the class of the caller's
 			// argument (see lockstate.LockWrapper): the caller acquires it.
-			if class := rebaseOnto(t.Lock, root).Class; class != "" {
-				if t.Mode == lockstate.Read {
-					class += " (read)"
-				}
+			if class := acquireClass(rebaseOnto(t.Lock, root).Class, t.Mode); class != "" {
 				if s.addAcquire(class) {
 					changed = true
 				}

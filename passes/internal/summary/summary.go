@@ -428,6 +428,15 @@ func (s *Summary) takesFull(root lockstate.RootKind) bool {
 	return len(s.Takes) >= maxTakes || (root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2)
 }
 
+// acquireClass is the entry of Summary.Acquires for a lock of class taken
+// in mode: a read lock's class is marked " (read)".
+func acquireClass(class string, mode lockstate.Mode) string {
+	if class != "" && mode == lockstate.Read {
+		return class + " (read)"
+	}
+	return class
+}
+
 // maxAcquires bounds the lock classes kept in a summary.
 const maxAcquires = 16
 
