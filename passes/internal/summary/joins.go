@@ -695,7 +695,7 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Select:
-				waits[b] = x.Blocking
+				waits[b] = waits[b] || x.Blocking
 			case *ssa.UnOp:
 				waits[b] = waits[b] || x.Op == token.ARROW
 			}
