@@ -197,6 +197,18 @@ func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.He
 	return c.takesHeld(c.receivers(class), held)
 }
 
+// bufferCycle reports whether the receivers of ch, a buffered channel a
+// select sends on, take one of the locks held before they receive: then
+// the buffer can fill while they wait for the sender's lock.
+func (c *checker) bufferCycle(f *summary.Func, ch ssa.Value, held []lockstate.Held) bool {
+	class := f.Flow.IDOf(ch).Class
+	if class == "" {
+		return false
+	}
+	_, _, cycle := c.takesHeld(c.receivers(class), held)
+	return cycle
+}
+
 // onlyDrainedSend reports whether send, on a channel made with a capacity,
 // empties the channel before it puts its value in (summary.DrainedSend)
 // and is the only send on the channel's class in the package. Each run of

@@ -57,6 +57,9 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		}
 	case *ssa.Select:
 		if instr.Blocking {
+			if ch := c.res.BufferedCase(f.Flow, instr); ch != nil && !c.bufferCycle(f, ch, held) {
+				return nil // a buffered send case: the plain send's hand-off
+			}
 			if held = c.joinHeld(instr, held); len(held) == 0 {
 				return nil
 			}

@@ -184,6 +184,27 @@ func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
 	return r.a.buffered["type "+types.TypeString(types.Unalias(ch.Type()).Underlying(), nil)]
 }
 
+// BufferedCase returns the channel of a send case of sel that goes into a
+// channel made with a capacity (BufferedSend, BufferedElemSend), or nil. A
+// select that can put its value into a buffer waits no longer than the
+// plain send would, whatever its other cases: notifying a subscriber's
+// one-slot channel, with a way out on quit, is the same hand-off as the
+// plain send.
+func (r *Result) BufferedCase(flow *lockstate.Result, sel *ssa.Select) ssa.Value {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	return r.a.bufferedCase(sel.Parent(), flow, sel)
+}
+
+func (a *analyzer) bufferedCase(fn *ssa.Function, flow *lockstate.Result, sel *ssa.Select) ssa.Value {
+	for _, st := range sel.States {
+		if st.Dir == types.SendOnly && (a.res.BufferedSend(flow, st.Chan) || a.bufferedElem(fn, st.Chan)) {
+			return st.Chan
+		}
+	}
+	return nil
+}
+
 // ownElem reports whether t is a channel type whose element type is a
 // named type declared in fn's package: only that package makes such
 // channels.
@@ -263,30 +284,14 @@ func (r *Result) BufferedElemSend(fn *ssa.Function, ch ssa.Value) bool {
 }
 
 func (a *analyzer) bufferedElem(fn *ssa.Function, ch ssa.Value) bool {
-	var c ssa.Value // the container ch is taken out of
-	switch v := stripConv(ch).(type) {
-	case *ssa.UnOp:
-		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
-			c = ia.X
-		}
-	case *ssa.Index:
-		c = v.X
-	case *ssa.Lookup:
-		c = v.X
-	case *ssa.Extract:
-		switch t := v.Tuple.(type) {
-		case *ssa.Lookup:
-			c = t.X
-		case *ssa.Next:
-			if rng, ok := t.Iter.(*ssa.Range); ok {
-				c = rng.X
-			}
-		}
-	}
+	c := elemSource(ch)
 	if c == nil {
 		return false
 	}
 	roots, leak := a.containerRoots(fn, c, 0)
+	if len(roots) == 0 && droppedAfter(fn, c) {
+		roots, leak = a.innerRoots(fn, c)
+	}
 	if len(roots) == 0 || !leak.Closed() {
 		return false
 	}
@@ -297,6 +302,112 @@ func (a *analyzer) bufferedElem(fn *ssa.Function, ch ssa.Value) bool {
 		}
 	}
 	return len(writes) > 0
+}
+
+// elemSource returns the container v is read out of (an index, a map
+// lookup, a range over a slice or a map), or nil.
+func elemSource(v ssa.Value) ssa.Value {
+	switch v := stripConv(v).(type) {
+	case *ssa.UnOp:
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+			return ia.X
+		}
+	case *ssa.Index:
+		return v.X
+	case *ssa.Lookup:
+		return v.X
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Lookup:
+			return t.X
+		case *ssa.Next:
+			if rng, ok := t.Iter.(*ssa.Range); ok {
+				return rng.X
+			}
+		}
+	}
+	return nil
+}
+
+// droppedAfter reports whether fn deletes the map entry that c, a list
+// read out of a map, came from: delete(m, k), with the same map and key.
+// Each list of waiters is notified once and dropped, so each of its
+// channels gets one value; a list of mailboxes that stays gets a value on
+// every update, and a slow reader fills its slot.
+func droppedAfter(fn *ssa.Function, c ssa.Value) bool {
+	var lk *ssa.Lookup
+	switch v := stripConv(c).(type) {
+	case *ssa.Lookup:
+		lk = v
+	case *ssa.Extract:
+		lk, _ = v.Tuple.(*ssa.Lookup)
+	}
+	if lk == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "delete" &&
+				call.Call.Args[1] == lk.Index && sameChan(call.Call.Args[0], lk.X) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// innerRoots returns, for c, a container read out of another container
+// (a waiter list kept in a map: m[k] = append(m[k], ch)), the inner
+// containers the package writes into the outer one. Each must be built
+// where it is written (appended to, made, or nil), or their elements
+// would come from elsewhere too.
+func (a *analyzer) innerRoots(fn *ssa.Function, c ssa.Value) ([]ssa.Value, Origin) {
+	outer := elemSource(c)
+	if outer == nil {
+		return nil, Origin{Unknown: "an element of a container"}
+	}
+	roots, leak := a.containerRoots(fn, outer, 0)
+	if len(roots) == 0 || !leak.Closed() {
+		return nil, Origin{Unknown: "an element of a container"}
+	}
+	var inner []ssa.Value
+	for _, w := range a.elementWrites(roots) {
+		if !builtInPlace(w.val, 0) {
+			return nil, Origin{Unknown: "an element of a container"}
+		}
+		inner = append(inner, w.val)
+	}
+	return inner, Origin{}
+}
+
+// builtInPlace reports whether v, a container written into another, is
+// nil, or an append to a container read out of another: it holds what
+// was already there and what the append adds, nothing from outside.
+func builtInPlace(v ssa.Value, depth int) bool {
+	switch x := stripConv(v).(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.Slice:
+		// A removal: append(l[:i], l[i+1:]...).
+		return elemSource(x.X) != nil || builtInPlace(x.X, depth+1)
+	case *ssa.Call:
+		return isAppend(x) && len(x.Call.Args) == 2 && (elemSource(x.Call.Args[0]) != nil || builtInPlace(x.Call.Args[0], depth+1))
+	case *ssa.Phi:
+		if depth > 4 {
+			return false
+		}
+		for _, e := range x.Edges {
+			if !builtInPlace(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // madeBuffered reports whether v is a channel made here with a capacity.

@@ -119,8 +119,16 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					waitOn(instr, "chan", "channel receive")
 				}
 			case *ssa.Select:
-				if instr.Blocking {
+				if !instr.Blocking {
+					break
+				}
+				ch := a.bufferedCase(fn, flow, instr)
+				if ch == nil {
 					waitOn(instr, "select", "select")
+				} else if class := flow.IDOf(ch).Class; class != "" && !l.dying {
+					// Like a buffered send: the channel's receivers
+					// decide whether a caller's lock holds them up.
+					l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, "select"}, Released: released, When: g.when(cur), Chan: class})
 				}
 			case *ssa.Call:
 				if IsWaitGroupWait(instr.Common()) {

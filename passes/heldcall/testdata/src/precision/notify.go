@@ -1,0 +1,207 @@
+package precision
+
+import "sync"
+
+// A payment store notifies every subscriber of an attempt's result. Each
+// subscriber gets a channel of its own, made with room for the one result
+// it will ever get, and kept in a list per attempt. The send under the
+// lock fills that slot: it does not wait for the subscriber.
+
+type attemptResult struct{ preimage [32]byte }
+
+type ResultStore struct {
+	mu      sync.Mutex
+	waiters map[uint64][]chan *attemptResult
+}
+
+func (s *ResultStore) Subscribe(attempt uint64) <-chan *attemptResult {
+	ch := make(chan *attemptResult, 1)
+	s.mu.Lock()
+	s.waiters[attempt] = append(s.waiters[attempt], ch)
+	s.mu.Unlock()
+	return ch
+}
+
+func (s *ResultStore) Unsubscribe(attempt uint64, i int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.waiters[attempt]
+	s.waiters[attempt] = append(l[:i], l[i+1:]...)
+}
+
+func (s *ResultStore) Store(attempt uint64, r *attemptResult) {
+	s.mu.Lock()
+	for _, ch := range s.waiters[attempt] {
+		ch <- r
+	}
+	delete(s.waiters, attempt)
+	s.mu.Unlock()
+}
+
+// SyncResultStore is the twin whose subscribers get unbuffered channels:
+// the send waits until each subscriber receives, with the lock held.
+
+type syncResult struct{ preimage [32]byte }
+
+type SyncResultStore struct {
+	mu      sync.Mutex
+	waiters map[uint64][]chan *syncResult
+}
+
+func (s *SyncResultStore) Subscribe(attempt uint64) <-chan *syncResult {
+	ch := make(chan *syncResult)
+	s.mu.Lock()
+	s.waiters[attempt] = append(s.waiters[attempt], ch)
+	s.mu.Unlock()
+	return ch
+}
+
+func (s *SyncResultStore) Store(attempt uint64, r *syncResult) {
+	s.mu.Lock()
+	for _, ch := range s.waiters[attempt] {
+		ch <- r // want `s.mu held across channel send \(locked at notify.go:60\)`
+	}
+	delete(s.waiters, attempt)
+	s.mu.Unlock()
+}
+
+// A channel watcher tells its subscribers that the channel closed. Each
+// subscription's channel has room for the one event, and the select also
+// gives up on quit: it never waits longer than the plain buffered send.
+
+type closeEvent struct{ height uint32 }
+
+type chanSubscription struct {
+	closed chan *closeEvent
+}
+
+type ChanWatcher struct {
+	mu   sync.Mutex
+	subs map[uint64]*chanSubscription
+	quit chan struct{}
+}
+
+func (w *ChanWatcher) Subscribe(id uint64) *chanSubscription {
+	sub := &chanSubscription{closed: make(chan *closeEvent, 1)}
+	w.mu.Lock()
+	w.subs[id] = sub
+	w.mu.Unlock()
+	return sub
+}
+
+func (w *ChanWatcher) DispatchClose(ev *closeEvent) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, sub := range w.subs {
+		select {
+		case sub.closed <- ev:
+		case <-w.quit:
+			return false
+		}
+	}
+	return true
+}
+
+func (w *ChanWatcher) notify(sub *chanSubscription, ev *closeEvent) {
+	select {
+	case sub.closed <- ev:
+	case <-w.quit:
+	}
+}
+
+func (w *ChanWatcher) DispatchVia(ev *closeEvent) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, sub := range w.subs {
+		w.notify(sub, ev)
+	}
+}
+
+// SyncChanWatcher is the twin with unbuffered subscription channels: the
+// select waits for each subscriber (or quit) with the lock held.
+
+type syncSubscription struct {
+	closed chan *closeEvent
+}
+
+type SyncChanWatcher struct {
+	mu   sync.Mutex
+	subs map[uint64]*syncSubscription
+	quit chan struct{}
+}
+
+func (w *SyncChanWatcher) Subscribe(id uint64) *syncSubscription {
+	sub := &syncSubscription{closed: make(chan *closeEvent)}
+	w.mu.Lock()
+	w.subs[id] = sub
+	w.mu.Unlock()
+	return sub
+}
+
+func (w *SyncChanWatcher) DispatchClose(ev *closeEvent) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, sub := range w.subs {
+		select { // want `w.mu held across blocking select \(locked at notify.go:\d+, released by defer\)`
+		case sub.closed <- ev:
+		case <-w.quit:
+			return false
+		}
+	}
+	return true
+}
+
+func (w *SyncChanWatcher) notify(sub *syncSubscription, ev *closeEvent) {
+	select {
+	case sub.closed <- ev:
+	case <-w.quit:
+	}
+}
+
+func (w *SyncChanWatcher) DispatchVia(ev *closeEvent) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, sub := range w.subs {
+		w.notify(sub, ev) // want `w.mu held across call of \(\*SyncChanWatcher\).notify, which blocks: \(\*SyncChanWatcher\).notify -> select \(locked at notify.go:\d+, released by defer\)`
+	}
+}
+
+// An event bus whose consumer takes the bus's lock before each receive:
+// once the buffer is full, a publisher that holds the lock waits for a
+// consumer that waits for the lock. The buffer does not make the select a
+// hand-off here.
+
+type eventBus struct {
+	mu     sync.Mutex
+	events chan string
+	quit   chan struct{}
+	seen   int
+}
+
+func newEventBus() *eventBus {
+	b := &eventBus{events: make(chan string, 16), quit: make(chan struct{})}
+	go b.consume()
+	return b
+}
+
+func (b *eventBus) consume() {
+	for {
+		b.mu.Lock()
+		b.seen++
+		b.mu.Unlock()
+		select {
+		case <-b.events:
+		case <-b.quit:
+			return
+		}
+	}
+}
+
+func (b *eventBus) Publish(ev string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select { // want `b.mu held across blocking select \(locked at notify.go:\d+, released by defer\)`
+	case b.events <- ev:
+	case <-b.quit:
+	}
+}
