@@ -177,6 +177,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && boundedWait(fd) && c.closeFence(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is read-locked, and only teardown locks it for writing"
 	}
+	if fd.level == confidence.Warning && !fd.cycle && c.lifecycleOnly(fd.held) {
+		fd.level, fd.why = confidence.Note, lock.Name+" is taken only to start and stop, and no goroutine of the package takes it"
+	}
 	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
@@ -237,6 +240,18 @@ func (c *checker) closeFence(held []lockstate.Held) bool {
 		}
 	}
 	return true
+}
+
+// lifecycleOnly reports whether every held lock serialises only its
+// object's life (summary.Result.LifecycleOnly): it delays nothing but a
+// concurrent start or stop, and no worker of the package waits for it.
+func (c *checker) lifecycleOnly(held []lockstate.Held) bool {
+	for _, h := range held {
+		if h.Class == "" || h.Inherited || !c.res.LifecycleOnly(h.Class) {
+			return false
+		}
+	}
+	return len(held) > 0
 }
 
 // where says where the lock was taken and whether a defer keeps it held.

@@ -15,8 +15,21 @@ var teardownVerbs = []string{"close", "stop", "shutdown", "teardown", "terminate
 // StopAndWait, shutdownNow), not a longer word that starts with one
 // (Closest, Stopwatch).
 func Teardown(funcName string) bool {
+	return firstWord(funcName, teardownVerbs)
+}
+
+// Startup reports whether funcName names a function that starts an
+// object's work: its first word is Start (Start, startLocked,
+// StartAsync), not a longer word (Started, Startup is a noun).
+func Startup(funcName string) bool {
+	return firstWord(funcName, []string{"start"})
+}
+
+// firstWord reports whether the first word of funcName, in either case, is
+// one of verbs.
+func firstWord(funcName string, verbs []string) bool {
 	lower := strings.ToLower(funcName)
-	for _, verb := range teardownVerbs {
+	for _, verb := range verbs {
 		if !strings.HasPrefix(lower, verb) {
 			continue
 		}

@@ -27,3 +27,21 @@ func TestTeardown(t *testing.T) {
 		}
 	}
 }
+
+func TestStartup(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Start":       true,
+		"start":       true,
+		"startLocked": true,
+		"StartAsync":  true,
+		"Started":     false,
+		"Startup":     false,
+		"restart":     false,
+		"Stop":        false,
+		"":            false,
+	} {
+		if got := Startup(name); got != want {
+			t.Errorf("Startup(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -126,6 +126,11 @@ type analyzer struct {
 	// memoises TeardownOnly's answers.
 	lockWriters map[string]map[*ssa.Function]bool
 	fences      map[string]bool
+	// lockHolders holds, by lock class, the functions that hold a lock
+	// of the class in either mode (see lifecycle.go); lifecycles caches
+	// LifecycleOnly.
+	lockHolders map[string]map[*ssa.Function]bool
+	lifecycles  map[string]bool
 	// handleLoads holds, by lock class, the loads of fields that the
 	// class's critical sections only run blocking operations on; settled
 	// and structStores memoise whether such a field never changes once
@@ -201,6 +206,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		origins:     map[ssa.Value]Origin{},
 		guarding:    map[string]bool{},
 		lockWriters: map[string]map[*ssa.Function]bool{},
+		lockHolders: map[string]map[*ssa.Function]bool{},
 		handleLoads: map[string][]*ssa.UnOp{},
 		guards:      map[*ssa.Function]*guards{},
 	}

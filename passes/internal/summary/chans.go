@@ -198,11 +198,24 @@ func (r *Result) BufferedCase(flow *lockstate.Result, sel *ssa.Select) ssa.Value
 
 func (a *analyzer) bufferedCase(fn *ssa.Function, flow *lockstate.Result, sel *ssa.Select) ssa.Value {
 	for _, st := range sel.States {
-		if st.Dir == types.SendOnly && (a.res.BufferedSend(flow, st.Chan) || a.bufferedElem(fn, st.Chan)) {
+		if st.Dir == types.SendOnly && !tokenChan(st.Chan.Type()) && (a.res.BufferedSend(flow, st.Chan) || a.bufferedElem(fn, st.Chan)) {
 			return st.Chan
 		}
 	}
 	return nil
+}
+
+// tokenChan reports whether t is a channel of empty structs: a send on it
+// hands over no data, and in a select it is most often a slot taken from
+// a semaphore (select { case t.slots <- struct{}{}: case err := <-t.errs:
+// }), which waits while every slot is taken.
+func tokenChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // ownElem reports whether t is a channel type whose element type is a

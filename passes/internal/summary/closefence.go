@@ -33,18 +33,28 @@ import (
 // writer but the closer, which has to wait for the work in flight anyway.
 
 // noteWriters records that fn holds the write-mode locks of held.
+// It records in lockHolders that fn holds all of them.
 func (a *analyzer) noteWriters(fn *ssa.Function, held []lockstate.Held) {
 	for _, h := range held {
-		if h.Mode != lockstate.Write || h.Class == "" {
+		if h.Class == "" {
 			continue
 		}
-		fns := a.lockWriters[h.Class]
-		if fns == nil {
-			fns = map[*ssa.Function]bool{}
-			a.lockWriters[h.Class] = fns
+		noteHolder(a.lockHolders, h.Class, fn)
+		if h.Mode == lockstate.Write {
+			noteHolder(a.lockWriters, h.Class, fn)
 		}
-		fns[Outermost(fn)] = true
 	}
+}
+
+// noteHolder records in m that fn (its outermost function) holds a lock
+// of class.
+func noteHolder(m map[string]map[*ssa.Function]bool, class string, fn *ssa.Function) {
+	fns := m[class]
+	if fns == nil {
+		fns = map[*ssa.Function]bool{}
+		m[class] = fns
+	}
+	fns[Outermost(fn)] = true
 }
 
 // TeardownOnly reports whether locks of class are a close fence: the
@@ -88,7 +98,14 @@ const maxTeardownDepth = 3
 // (srcname.Teardown), or the package calls it only directly, from such
 // functions.
 func (a *analyzer) teardown(fn *ssa.Function, depth int) bool {
-	if srcname.Teardown(fn.Name()) {
+	return a.calledOnlyFrom(fn, srcname.Teardown, depth)
+}
+
+// calledOnlyFrom reports whether fn is named as named says, or the package
+// calls it only directly, from such functions (or their helpers, up to
+// maxTeardownDepth callers up).
+func (a *analyzer) calledOnlyFrom(fn *ssa.Function, named func(string) bool, depth int) bool {
+	if named(fn.Name()) {
 		return true
 	}
 	calls := a.directCalls(fn)
@@ -96,7 +113,7 @@ func (a *analyzer) teardown(fn *ssa.Function, depth int) bool {
 		return false
 	}
 	for _, cs := range calls {
-		if !a.teardown(Outermost(cs.fn), depth+1) {
+		if !a.calledOnlyFrom(Outermost(cs.fn), named, depth+1) {
 			return false
 		}
 	}

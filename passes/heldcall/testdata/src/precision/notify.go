@@ -205,3 +205,41 @@ func (b *eventBus) Publish(ev string) {
 	case <-b.quit:
 	}
 }
+
+// A throttle hands out slots with a select over a semaphore channel and
+// the errors of earlier work: the send takes a slot, and waits while every
+// slot is taken. The buffer is the semaphore, not a hand-off.
+
+type throttle struct {
+	slots chan struct{}
+	errs  chan error
+}
+
+func newThrottle(max int) *throttle {
+	return &throttle{slots: make(chan struct{}, max), errs: make(chan error, max)}
+}
+
+func (t *throttle) acquire() error {
+	select {
+	case t.slots <- struct{}{}:
+		return nil
+	case err := <-t.errs:
+		return err
+	}
+}
+
+type BatchWriter struct {
+	mu       sync.Mutex
+	throttle *throttle
+	pending  [][]byte
+}
+
+func (w *BatchWriter) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.throttle.acquire(); err != nil { // want `w.mu held across call of \(\*throttle\).acquire, which blocks: \(\*throttle\).acquire -> select \(locked at notify.go:\d+, released by defer\)`
+		return err
+	}
+	w.pending = nil
+	return nil
+}

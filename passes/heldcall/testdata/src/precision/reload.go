@@ -20,6 +20,17 @@ func NewScrapeManager(targets []string) *scrapeManager {
 	return m
 }
 
+// Targets lists the targets scraped.
+func (m *scrapeManager) Targets() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for t := range m.loops {
+		out = append(out, t)
+	}
+	return out
+}
+
 // StopAll stops every loop in parallel, holding m.mu until the slowest
 // scrape ends.
 func (m *scrapeManager) StopAll() {

@@ -101,6 +101,16 @@ func (s *Server) ShutdownHeld() error {
 	return nil
 }
 
+// ServeHTTP looks up the request's handler under s.mu.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	h := s.handlers[r.URL.Path]
+	s.mu.Unlock()
+	if h != nil {
+		h.ServeHTTP(w, r)
+	}
+}
+
 // Shutdown flags the server under the lock and waits without it.
 func (s *Server) Shutdown() error {
 	s.mu.Lock()
