@@ -45,7 +45,15 @@
 //     for at least 65,536 values (a constant, or a package variable only
 //     tests change); and a token put back into a channel used as a lock
 //     (<-w.comms ... w.comms <- token, also from a deferred closure) goes
-//     into the slot its own receive freed. A receive whose sender or closer in the package takes
+//     into the slot its own receive freed. A channel read out of a list
+//     of waiters kept in a map (m[k] = append(m[k], ch)) counts as made
+//     with a capacity when every list holds only channels the package
+//     makes so and the notifier deletes the entry it notified: each
+//     waiter gets one value. A blocking select with a send case on such a
+//     channel is quiet in the same way (the plain send's hand-off, with a
+//     way out on quit), unless the case sends an empty struct, which is
+//     a semaphore slot that waits while every slot is taken. A receive
+//     whose sender or closer in the package takes
 //     the held lock first (a shutdown that waits for a loop's done channel
 //     with the lock the loop needs) names that sender or closer. A select
 //     of one case is reported at the select. A receive from a context's
@@ -173,7 +181,13 @@
 // call), and whose address is only ever locked and unlocked. Readers share
 // it, and the closer waits for the work in flight anyway; a read side held
 // across a channel operation or a wait stays proven, since it can keep the
-// closer waiting for ever. The -severity flag (warning, the
+// closer waiting for ever. So is a lock that serialises only its object's
+// life: an unexported mutex, only ever locked and unlocked, that the
+// package holds only in functions named Start..., Stop, Close, Shutdown...
+// and the helpers only they call, and that no goroutine the package
+// starts takes (a main loop that stops its object on an error would
+// deadlock, and keeps the finding). Stop holding it across the wait for
+// its loop delays only a concurrent Start or Stop. The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.

@@ -115,6 +115,7 @@ type analyzer struct {
 	quiet       bool // see quietPackage
 	buffered    map[string]bool
 	queues      map[string]bool // channel classes made only with room for any backlog
+	configCap   map[string]bool // channel classes made with a capacity read from a field
 	fields      *fieldValues
 	srcFuncs    []*ssa.Function
 	index       *pkgIndex            // built on first use: read it through indexed

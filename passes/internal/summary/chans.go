@@ -23,6 +23,7 @@ import (
 func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]*lockstate.Result) (buffered, queues map[string]bool) {
 	buffered, queues = map[string]bool{}, map[string]bool{}
 	unbuffered := map[string]bool{}
+	a.configCap = map[string]bool{}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -31,6 +32,9 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 					continue
 				}
 				key := "type " + types.TypeString(types.Unalias(mc.Type()).Underlying(), nil)
+				if configuredCap(mc) {
+					a.configCap[key] = true
+				}
 				if constCap(mc) {
 					buffered[key] = true
 				} else {
@@ -47,6 +51,9 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 		class := flow.IDOf(st.Addr).Class
 		if class == "" {
 			return
+		}
+		if configuredCap(mc) {
+			a.configCap[class] = true
 		}
 		if constCap(mc) {
 			buffered[class] = true
@@ -197,12 +204,68 @@ func (r *Result) BufferedCase(flow *lockstate.Result, sel *ssa.Select) ssa.Value
 }
 
 func (a *analyzer) bufferedCase(fn *ssa.Function, flow *lockstate.Result, sel *ssa.Select) ssa.Value {
+	if timedSelect(sel) {
+		return nil // the author bounds a wait the buffer does not rule out
+	}
 	for _, st := range sel.States {
-		if st.Dir == types.SendOnly && !tokenChan(st.Chan.Type()) && (a.res.BufferedSend(flow, st.Chan) || a.bufferedElem(fn, st.Chan)) {
+		if st.Dir != types.SendOnly || tokenChan(st.Chan.Type()) || a.configuredChan(flow, st.Chan) {
+			continue
+		}
+		if a.res.BufferedSend(flow, st.Chan) || a.bufferedElem(fn, st.Chan) {
 			return st.Chan
 		}
 	}
 	return nil
+}
+
+// timedSelect reports whether a case of sel receives from a timer: a
+// channel of time.Time (time.After, a Timer's or a Ticker's C, a fake
+// clock's After). A send that gives up after a timeout is one whose
+// author expects the buffer to fill (a watch stream's 50 ms post).
+func timedSelect(sel *ssa.Select) bool {
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			continue
+		}
+		if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok && isTime(ch.Elem()) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTime reports whether t is time.Time.
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// configuredChan reports whether the channel ch may be made with a
+// capacity read from a struct field: an option's buffer size, which is
+// zero unless the user sets it (a pubsub server's command queue).
+func (a *analyzer) configuredChan(flow *lockstate.Result, ch ssa.Value) bool {
+	if mc, ok := stripConv(ch).(*ssa.MakeChan); ok {
+		return configuredCap(mc)
+	}
+	if class := flow.IDOf(ch).Class; class != "" && a.configCap[class] {
+		return true
+	}
+	return a.configCap["type "+types.TypeString(types.Unalias(ch.Type()).Underlying(), nil)]
+}
+
+// configuredCap reports whether mc's capacity is read from a struct field
+// (make(chan cmd, s.cmdsCap)), through a conversion or not.
+func configuredCap(mc *ssa.MakeChan) bool {
+	size := mc.Size
+	if conv, ok := size.(*ssa.Convert); ok {
+		size = conv.X
+	}
+	load, ok := size.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	_, isField := load.X.(*ssa.FieldAddr)
+	return isField
 }
 
 // tokenChan reports whether t is a channel of empty structs: a send on it

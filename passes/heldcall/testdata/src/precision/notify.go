@@ -1,6 +1,9 @@
 package precision
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // A payment store notifies every subscriber of an attempt's result. Each
 // subscriber gets a channel of its own, made with room for the one result
@@ -59,7 +62,7 @@ func (s *SyncResultStore) Subscribe(attempt uint64) <-chan *syncResult {
 func (s *SyncResultStore) Store(attempt uint64, r *syncResult) {
 	s.mu.Lock()
 	for _, ch := range s.waiters[attempt] {
-		ch <- r // want `s.mu held across channel send \(locked at notify.go:60\)`
+		ch <- r // want `s.mu held across channel send \(locked at notify.go:\d+\)`
 	}
 	delete(s.waiters, attempt)
 	s.mu.Unlock()
@@ -242,4 +245,77 @@ func (w *BatchWriter) Flush() error {
 	}
 	w.pending = nil
 	return nil
+}
+
+// A pubsub server whose command queue is as large as its option says:
+// zero, unless the user sets it. Publishing waits for the server's loop.
+
+type pubsubCmd struct{ event string }
+
+type PubSub struct {
+	cmds    chan pubsubCmd
+	cmdsCap int
+	quit    chan struct{}
+}
+
+func NewPubSub(capacity int) *PubSub {
+	s := &PubSub{cmdsCap: capacity, quit: make(chan struct{})}
+	s.cmds = make(chan pubsubCmd, s.cmdsCap)
+	return s
+}
+
+func (s *PubSub) publish(ev string) {
+	select {
+	case s.cmds <- pubsubCmd{ev}:
+	case <-s.quit:
+	}
+}
+
+type ConsensusState struct {
+	mu    sync.Mutex
+	round int
+	bus   *PubSub
+}
+
+func (cs *ConsensusState) EnterRound(r int) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.round = r
+	cs.bus.publish("new-round") // want `cs.mu held across call of \(\*PubSub\).publish, which blocks: \(\*PubSub\).publish -> select \(locked at notify.go:\d+, released by defer\)`
+}
+
+// A watch proxy posts each response to the stream's buffered channel, and
+// gives up after 50 ms: the timeout says the buffer can fill, and the
+// broadcast holds its lock for each slow stream in turn.
+
+type watchResponse struct{ revision int64 }
+
+type watchStream struct {
+	ch chan *watchResponse
+}
+
+func newWatchStream() *watchStream {
+	return &watchStream{ch: make(chan *watchResponse, 1024)}
+}
+
+func (w *watchStream) post(r *watchResponse) bool {
+	select {
+	case w.ch <- r:
+		return true
+	case <-time.After(50 * time.Millisecond):
+		return false
+	}
+}
+
+type WatchBroadcast struct {
+	mu      sync.Mutex
+	streams []*watchStream
+}
+
+func (b *WatchBroadcast) Broadcast(r *watchResponse) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, w := range b.streams {
+		w.post(r) // want `b.mu held across call of \(\*watchStream\).post, which blocks: \(\*watchStream\).post -> select \(locked at notify.go:\d+, released by defer\)`
+	}
 }
