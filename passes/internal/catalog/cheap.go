@@ -170,6 +170,10 @@ var cheapFuncNames = map[string]bool{
 	// values an object is indexed by: a key extractor.
 	"key": true, "keyfn": true, "keyfunc": true, "indexfunc": true,
 	"now": true, "nowfunc": true, "clock": true,
+	// A log sink (centrifuge's LogHandler, a logf field) is logging, as
+	// the logging methods of any interface are.
+	"log": true, "logf": true, "logfn": true, "logfunc": true, "logger": true, "loghandler": true,
+	"printf": true, "debugf": true, "infof": true, "warnf": true, "errorf": true,
 }
 
 // CheapFunc reports whether a func value named name (the last element of

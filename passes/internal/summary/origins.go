@@ -427,13 +427,14 @@ func cheapFunc(v ssa.Value) bool {
 	return catalog.CheapFunc(name, v.Type())
 }
 
-// settingGetter reports whether v is a setting: a getter with no
-// parameters read from a field of an options or configuration struct
-// (opts.MaxConcurrentCompactions, cfg.WALMinSyncInterval), wherever it is
-// later kept.
+// settingGetter reports whether v is a setting: a getter read from a field
+// of an options or configuration struct (opts.MaxConcurrentCompactions,
+// cfg.WALMinSyncInterval), wherever it is later kept. A getter takes no
+// parameters and returns one value, or resolves a setting by name
+// (resolvesByName: cfg.GetChannelOptions(channel)).
 func settingGetter(v ssa.Value) bool {
 	sig, ok := v.Type().Underlying().(*types.Signature)
-	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+	if !ok || !(sig.Params().Len() == 0 && sig.Results().Len() == 1 || resolvesByName(sig) && !Computes(sig)) {
 		return false
 	}
 	load, ok := v.(*ssa.UnOp)
@@ -453,6 +454,32 @@ func settingGetter(v ssa.Value) bool {
 			x = u.X
 		}
 	}
+}
+
+// resolvesByName reports whether sig looks a setting up by name: its
+// parameters are plain data, one of them text (a channel's or a tenant's
+// name), and it returns values only (a struct of options, a label, a
+// number, an ok bool), no error and no interface: a loader that can fail
+// or hands back a live object is a hook. One that computes a number from
+// its arguments (a weigher) is judged by Computes instead: a plausible
+// callback.
+func resolvesByName(sig *types.Signature) bool {
+	if sig.Params().Len() == 0 || sig.Results().Len() == 0 || sig.Variadic() {
+		return false
+	}
+	text := false
+	for v := range sig.Params().Variables() {
+		if !plainData(v.Type(), 0) {
+			return false
+		}
+		text = text || textual(v.Type())
+	}
+	for v := range sig.Results().Variables() {
+		if _, isIface := v.Type().Underlying().(*types.Interface); isIface || !byValue(v.Type()) {
+			return false
+		}
+	}
+	return text
 }
 
 // TargetArgs returns the arguments a call with args passes to target t:
