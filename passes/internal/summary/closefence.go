@@ -125,13 +125,21 @@ func (a *analyzer) calledOnlyFrom(fn *ssa.Function, named func(string) bool, dep
 // package takes is only locked and unlocked: it is never handed to other
 // code (a Cond, a helper, an RLocker), which could take it out of sight.
 func (a *analyzer) privateLock(class string) bool {
+	return a.onlyLockedField(class, false)
+}
+
+// onlyLockedField is privateLock, or, with embedded, also allows a lock
+// embedded in an exported struct (a listener's sync.RWMutex): its Lock
+// and Unlock are promoted to the struct's methods, but the package's own
+// code still shows what the lock is for.
+func (a *analyzer) onlyLockedField(class string, embedded bool) bool {
 	last := class[strings.LastIndexByte(class, '.')+1:]
-	if last == "" || token.IsExported(last) {
+	if last == "" || token.IsExported(last) && !embedded {
 		return false
 	}
 	found := false
 	for f, addrs := range a.indexed().fieldAddrs {
-		if f.Name() != last || f.Exported() {
+		if f.Name() != last || f.Exported() && !(embedded && f.Embedded()) {
 			continue
 		}
 		for _, fa := range addrs {

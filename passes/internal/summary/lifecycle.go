@@ -24,10 +24,11 @@ import (
 // finding.
 
 // LifecycleOnly reports whether locks of class serialise only the
-// object's life: the lock is private (see privateLock), the package's
-// code outside _test.go files holds it only in functions that start or
-// end the object (srcname.Startup, srcname.Teardown) and their helpers,
-// and no goroutine the package starts takes it.
+// object's life: the lock is private (see privateLock), or embedded and
+// only ever locked and unlocked by the package (onlyLockedField); the
+// package's code outside _test.go files holds it only in functions that
+// start or end the object (srcname.Startup, srcname.Teardown) and their
+// helpers; and no goroutine the package starts takes it.
 func (r *Result) LifecycleOnly(class string) bool {
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
@@ -39,7 +40,7 @@ func (r *Result) LifecycleOnly(class string) bool {
 		a.lifecycles = map[string]bool{}
 	}
 	lifecycle := func(name string) bool { return srcname.Startup(name) || srcname.Teardown(name) }
-	ok, holders := a.privateLock(class), 0
+	ok, holders := a.onlyLockedField(class, true), 0
 	for fn := range a.lockHolders[class] {
 		if !ok {
 			break
