@@ -114,8 +114,9 @@ type analyzer struct {
 	typeNames   []string
 	quiet       bool // see quietPackage
 	buffered    map[string]bool
-	queues      map[string]bool // channel classes made only with room for any backlog
-	configCap   map[string]bool // channel classes made with a capacity read from a field
+	queues      map[string]bool               // channel classes made only with room for any backlog
+	configCap   map[string]bool               // channel classes made with a capacity read from a field
+	deletes     map[*ssa.Function][]*ssa.Call // the delete calls of each function (see droppedAfter)
 	fields      *fieldValues
 	srcFuncs    []*ssa.Function
 	index       *pkgIndex            // built on first use: read it through indexed

@@ -365,7 +365,7 @@ func (a *analyzer) bufferedElem(fn *ssa.Function, ch ssa.Value) bool {
 		return false
 	}
 	roots, leak := a.containerRoots(fn, c, 0)
-	if len(roots) == 0 && droppedAfter(fn, c) {
+	if len(roots) == 0 && a.droppedAfter(fn, c) {
 		roots, leak = a.innerRoots(fn, c)
 	}
 	if len(roots) == 0 || !leak.Closed() {
@@ -410,7 +410,7 @@ func elemSource(v ssa.Value) ssa.Value {
 // Each list of waiters is notified once and dropped, so each of its
 // channels gets one value; a list of mailboxes that stays gets a value on
 // every update, and a slow reader fills its slot.
-func droppedAfter(fn *ssa.Function, c ssa.Value) bool {
+func (a *analyzer) droppedAfter(fn *ssa.Function, c ssa.Value) bool {
 	var lk *ssa.Lookup
 	switch v := stripConv(c).(type) {
 	case *ssa.Lookup:
@@ -421,19 +421,35 @@ func droppedAfter(fn *ssa.Function, c ssa.Value) bool {
 	if lk == nil {
 		return false
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "delete" &&
-				call.Call.Args[1] == lk.Index && sameChan(call.Call.Args[0], lk.X) {
-				return true
-			}
+	for _, call := range a.deletesIn(fn) {
+		if call.Call.Args[1] == lk.Index && sameChan(call.Call.Args[0], lk.X) {
+			return true
 		}
 	}
 	return false
+}
+
+// deletesIn returns the calls of the delete builtin in fn, found once per
+// function.
+func (a *analyzer) deletesIn(fn *ssa.Function) []*ssa.Call {
+	if ds, ok := a.deletes[fn]; ok {
+		return ds
+	}
+	var ds []*ssa.Call
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "delete" {
+					ds = append(ds, call)
+				}
+			}
+		}
+	}
+	if a.deletes == nil {
+		a.deletes = map[*ssa.Function][]*ssa.Call{}
+	}
+	a.deletes[fn] = ds
+	return ds
 }
 
 // innerRoots returns, for c, a container read out of another container
