@@ -10,8 +10,8 @@
 # apiserver"), and Docker (moby) and CometBFT, drawn once in r16
 # (MODS="docker cometbft"), and InfluxDB 1.x and Vitess, drawn once in
 # r17 (MODS="influxdb vitess"), go-libp2p and lnd, drawn once in r19
-# (MODS="libp2p lnd"), and centrifuge, drawn once in r20
-# (MODS=centrifuge).
+# (MODS="libp2p lnd"), and centrifuge, mochi-mqtt and paho.mqtt.golang,
+# drawn once in r20 (MODS="centrifuge mochi paho").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -54,6 +54,8 @@ fetch vitess vitess.io/vitess v0.24.4
 fetch libp2p github.com/libp2p/go-libp2p v0.52.0
 fetch lnd github.com/lightningnetwork/lnd v0.18.3-beta.rc3
 fetch centrifuge github.com/centrifugal/centrifuge v0.40.1
+fetch mochi github.com/mochi-mqtt/server/v2 v2.7.9
+fetch paho github.com/eclipse/paho.mqtt.golang v1.5.1
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -77,7 +79,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done

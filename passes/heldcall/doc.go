@@ -83,7 +83,14 @@
 // method value) is judged by what it does. One the package's users supply
 // that is named, or typed, as a comparator, hash, key or index function
 // or clock (less, hashFn, keyFunc, cache.IndexFunc, now) is pure by
-// convention, like sort.Interface's Less, and not reported. An interface that only the
+// convention, like sort.Interface's Less, and not reported; one named or
+// typed as a log sink (a LogHandler, a logf field) is logging, as the
+// logging methods of any interface are. A func field of an options or
+// configuration struct (Options, Config, Settings...) that takes no
+// parameters and returns one value, or that looks a setting up by name
+// (parameters of plain data, one of them text; results by value, no error
+// and no interface: GetChannelOptions func(channel string)
+// ChannelOptions), is a getter of a setting. An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
 // unexported method) is resolved to its implementations in the program:
 // the package and what its non-test files import, not the helpers only
@@ -181,13 +188,14 @@
 // call), and whose address is only ever locked and unlocked. Readers share
 // it, and the closer waits for the work in flight anyway; a read side held
 // across a channel operation or a wait stays proven, since it can keep the
-// closer waiting for ever. So is a lock that serialises only its object's
-// life: an unexported mutex, only ever locked and unlocked, that the
-// package holds only in functions named Start..., Stop, Close, Shutdown...
-// and the helpers only they call, and that no goroutine the package
-// starts takes (a main loop that stops its object on an error would
-// deadlock, and keeps the finding). Stop holding it across the wait for
-// its loop delays only a concurrent Start or Stop. The -severity flag (warning, the
+// closer waiting for ever. A lock that serialises only its object's life
+// makes a note too: an unexported or embedded mutex, only ever locked and
+// unlocked, that the package holds only in functions named Start...,
+// Stop, Close, Shutdown... and the helpers only they call, and that no
+// goroutine the package starts takes (a main loop that stops its object
+// on an error would deadlock, and keeps the finding). Stop holding it
+// across the wait for its loop delays only a concurrent Start or Stop.
+// The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
 // lock because the helper it calls requires it.
