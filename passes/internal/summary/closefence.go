@@ -139,7 +139,8 @@ func (a *analyzer) onlyLockedField(class string, embedded bool) bool {
 	}
 	found := false
 	for f, addrs := range a.indexed().fieldAddrs {
-		if f.Name() != last || f.Exported() && !(embedded && f.Embedded()) {
+		hidden := !f.Exported() || embedded && f.Embedded()
+		if f.Name() != last || !hidden {
 			continue
 		}
 		for _, fa := range addrs {

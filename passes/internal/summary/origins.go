@@ -434,7 +434,11 @@ func cheapFunc(v ssa.Value) bool {
 // (resolvesByName: cfg.GetChannelOptions(channel)).
 func settingGetter(v ssa.Value) bool {
 	sig, ok := v.Type().Underlying().(*types.Signature)
-	if !ok || !(sig.Params().Len() == 0 && sig.Results().Len() == 1 || resolvesByName(sig) && !Computes(sig)) {
+	if !ok {
+		return false
+	}
+	getter := sig.Params().Len() == 0 && sig.Results().Len() == 1
+	if !getter && (!resolvesByName(sig) || Computes(sig)) {
 		return false
 	}
 	load, ok := v.(*ssa.UnOp)
