@@ -10,8 +10,9 @@
 # apiserver"), and Docker (moby) and CometBFT, drawn once in r16
 # (MODS="docker cometbft"), and InfluxDB 1.x and Vitess, drawn once in
 # r17 (MODS="influxdb vitess"), go-libp2p and lnd, drawn once in r19
-# (MODS="libp2p lnd"), and centrifuge, mochi-mqtt and paho.mqtt.golang,
-# drawn once in r20 (MODS="centrifuge mochi paho").
+# (MODS="libp2p lnd"), and centrifuge, mochi-mqtt, paho.mqtt.golang,
+# rocketmq-client-go and tikv's client-go, drawn once in r20
+# (MODS="centrifuge mochi paho rocketmq tikv").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -56,6 +57,8 @@ fetch lnd github.com/lightningnetwork/lnd v0.18.3-beta.rc3
 fetch centrifuge github.com/centrifugal/centrifuge v0.40.1
 fetch mochi github.com/mochi-mqtt/server/v2 v2.7.9
 fetch paho github.com/eclipse/paho.mqtt.golang v1.5.1
+fetch rocketmq github.com/apache/rocketmq-client-go/v2 v2.1.3-0.20251226070945-2173d070fd1b
+fetch tikv github.com/tikv/client-go/v2 v2.0.4
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -79,7 +82,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
