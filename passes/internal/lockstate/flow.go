@@ -194,14 +194,18 @@ func (r *Result) Reachable(b *ssa.BasicBlock) bool {
 }
 
 // DeadEdge reports whether b's i'th successor edge is ruled out by a branch
-// on a constant.
+// on a constant, or is the way out of a switch that has already matched
+// every value of its enum (see exhaustedEnum).
 func DeadEdge(b *ssa.BasicBlock, i int) bool {
 	ifi, ok := lastInstr(b).(*ssa.If)
 	if !ok {
 		return false
 	}
 	c, ok := ifi.Cond.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+	if !ok {
+		return i == 1 && exhaustedEnum(b)
+	}
+	if c.Value == nil || c.Value.Kind() != constant.Bool {
 		return false
 	}
 	return constant.BoolVal(c.Value) == (i == 1)
