@@ -89,7 +89,10 @@
 //     (the receiver's lock), a leak when the lock is the iteration's own
 //     (a range element's), unless the loop keeps the element beyond the
 //     iteration (appended to a list, carried to the next turn hand over
-//     hand);
+//     hand). Paths that cannot run do not count: a branch on a false
+//     constant, and the default of a switch whose cases name every
+//     constant the package declares of an unexported type (an enum no
+//     other package can convert a number to);
 //   - double-unlock: a return after an explicit Unlock of a lock whose
 //     deferred Unlock is still to run, and that is not locked again in
 //     between (mu.Lock(); defer mu.Unlock(); ...; mu.Unlock(); return

@@ -41,7 +41,7 @@ func exhaustedEnum(b *ssa.BasicBlock) bool {
 		return false
 	}
 	all := enumConsts(c.Type())
-	if len(all) == 0 {
+	if len(all) == 0 || len(all) > maxEnumValues {
 		return false
 	}
 	seen := map[string]bool{c.Value.ExactString(): true}
@@ -67,6 +67,11 @@ func exhaustedEnum(b *ssa.BasicBlock) bool {
 	}
 	return true
 }
+
+// maxEnumValues bounds the enums whose switches are decided, and so the
+// walk up a chain from each branch: the analysis stays linear in the size
+// of the function.
+const maxEnumValues = 64
 
 // enumTest returns x and C when b ends in a branch on x == C, C a
 // constant of an unexported named type.
