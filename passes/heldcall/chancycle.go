@@ -186,27 +186,16 @@ func (c *checker) sendsVia(f *summary.Func, call *ssa.CallCommon, name string, s
 	return nil
 }
 
-// sendCycle returns a receive from the channel of send whose function
-// takes one of the held locks' classes, and that lock: the receiver cannot
-// drain the channel while the sender holds the lock.
-func (c *checker) sendCycle(f *summary.Func, send *ssa.Send, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
-	class := f.Flow.IDOf(send.Chan).Class
+// sendCycle returns a receive from ch, a channel a send (or a select's
+// send case) puts a value into, whose function takes one of the held
+// locks' classes, and that lock: the receiver cannot drain the channel
+// while the sender holds the lock.
+func (c *checker) sendCycle(f *summary.Func, ch ssa.Value, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
+	class := f.Flow.IDOf(ch).Class
 	if class == "" {
 		return chanRecv{}, lockstate.Held{}, false
 	}
 	return c.takesHeld(c.receivers(class), held)
-}
-
-// bufferCycle reports whether the receivers of ch, a buffered channel a
-// select sends on, take one of the locks held before they receive: then
-// the buffer can fill while they wait for the sender's lock.
-func (c *checker) bufferCycle(f *summary.Func, ch ssa.Value, held []lockstate.Held) bool {
-	class := f.Flow.IDOf(ch).Class
-	if class == "" {
-		return false
-	}
-	_, _, cycle := c.takesHeld(c.receivers(class), held)
-	return cycle
 }
 
 // onlyDrainedSend reports whether send, on a channel made with a capacity,

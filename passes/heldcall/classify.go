@@ -20,7 +20,7 @@ import (
 func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockstate.Held) *finding {
 	switch instr := instr.(type) {
 	case *ssa.Send:
-		r, h, cycle := c.sendCycle(f, instr, held)
+		r, h, cycle := c.sendCycle(f, instr.Chan, held)
 		if (c.res.BufferedSend(f.Flow, instr.Chan) || summary.DrainedSend(instr) || c.res.BufferedElemSend(f.Fn, instr.Chan)) &&
 			(!cycle || c.res.FinalSend(f.Fn, instr) || summary.TokenReturn(instr) || c.onlyDrainedSend(f, instr) || c.res.QueueSend(f.Flow, instr.Chan)) {
 			// A buffered send waits only for a full buffer; a channel
@@ -57,8 +57,10 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		}
 	case *ssa.Select:
 		if instr.Blocking {
-			if ch := c.res.BufferedCase(f.Flow, instr); ch != nil && !c.bufferCycle(f, ch, held) {
-				return nil // a buffered send case: the plain send's hand-off
+			if ch := c.res.BufferedCase(f.Flow, instr); ch != nil {
+				if _, _, cycle := c.sendCycle(f, ch, held); !cycle {
+					return nil // a buffered send case: the plain send's hand-off
+				}
 			}
 			if held = c.joinHeld(instr, held); len(held) == 0 {
 				return nil

@@ -117,6 +117,7 @@ type analyzer struct {
 	queues      map[string]bool               // channel classes made only with room for any backlog
 	configCap   map[string]bool               // channel classes made with a capacity read from a field
 	deletes     map[*ssa.Function][]*ssa.Call // the delete calls of each function (see droppedAfter)
+	selectCases map[*ssa.Select]ssa.Value     // bufferedCase, decided once per select
 	fields      *fieldValues
 	srcFuncs    []*ssa.Function
 	index       *pkgIndex            // built on first use: read it through indexed

@@ -31,7 +31,7 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 				if !ok || !ownElem(fn, mc.Type()) {
 					continue
 				}
-				key := "type " + types.TypeString(types.Unalias(mc.Type()).Underlying(), nil)
+				key := chanTypeKey(mc.Type())
 				if configuredCap(mc) {
 					a.configCap[key] = true
 				}
@@ -185,10 +185,22 @@ func (r *Result) BufferedSend(flow *lockstate.Result, ch ssa.Value) bool {
 		}
 		break
 	}
-	if class := flow.IDOf(ch).Class; class != "" && r.a.buffered[class] {
+	return chanIn(r.a.buffered, flow, ch)
+}
+
+// chanTypeKey is the key of bufferedChans' maps for the channels of type
+// t that the package makes of its own element types.
+func chanTypeKey(t types.Type) string {
+	return "type " + types.TypeString(types.Unalias(t).Underlying(), nil)
+}
+
+// chanIn reports whether set, one of bufferedChans' maps, holds the class
+// of ch, a channel value of flow's function, or its type's key.
+func chanIn(set map[string]bool, flow *lockstate.Result, ch ssa.Value) bool {
+	if class := flow.IDOf(ch).Class; class != "" && set[class] {
 		return true
 	}
-	return r.a.buffered["type "+types.TypeString(types.Unalias(ch.Type()).Underlying(), nil)]
+	return set[chanTypeKey(ch.Type())]
 }
 
 // BufferedCase returns the channel of a send case of sel that goes into a
@@ -203,7 +215,21 @@ func (r *Result) BufferedCase(flow *lockstate.Result, sel *ssa.Select) ssa.Value
 	return r.a.bufferedCase(sel.Parent(), flow, sel)
 }
 
+// bufferedCase is BufferedCase, decided once per select: the summaries
+// ask when they scan the function, heldcall again at the call site.
 func (a *analyzer) bufferedCase(fn *ssa.Function, flow *lockstate.Result, sel *ssa.Select) ssa.Value {
+	if ch, ok := a.selectCases[sel]; ok {
+		return ch
+	}
+	ch := a.findBufferedCase(fn, flow, sel)
+	if a.selectCases == nil {
+		a.selectCases = map[*ssa.Select]ssa.Value{}
+	}
+	a.selectCases[sel] = ch
+	return ch
+}
+
+func (a *analyzer) findBufferedCase(fn *ssa.Function, flow *lockstate.Result, sel *ssa.Select) ssa.Value {
 	if timedSelect(sel) {
 		return nil // the author bounds a wait the buffer does not rule out
 	}
@@ -247,10 +273,7 @@ func (a *analyzer) configuredChan(flow *lockstate.Result, ch ssa.Value) bool {
 	if mc, ok := stripConv(ch).(*ssa.MakeChan); ok {
 		return configuredCap(mc)
 	}
-	if class := flow.IDOf(ch).Class; class != "" && a.configCap[class] {
-		return true
-	}
-	return a.configCap["type "+types.TypeString(types.Unalias(ch.Type()).Underlying(), nil)]
+	return chanIn(a.configCap, flow, ch)
 }
 
 // configuredCap reports whether mc's capacity is read from a struct field

@@ -32,9 +32,9 @@ import (
 // Holding the read side across slow work delays no other reader, and no
 // writer but the closer, which has to wait for the work in flight anyway.
 
-// noteWriters records that fn holds the write-mode locks of held.
-// It records in lockHolders that fn holds all of them.
-func (a *analyzer) noteWriters(fn *ssa.Function, held []lockstate.Held) {
+// noteHolders records that fn holds the locks of held (lockHolders), and
+// which of them it holds for writing (lockWriters).
+func (a *analyzer) noteHolders(fn *ssa.Function, held []lockstate.Held) {
 	for _, h := range held {
 		if h.Class == "" {
 			continue

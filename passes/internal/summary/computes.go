@@ -38,6 +38,12 @@ func Computes(t types.Type) bool {
 			return false
 		}
 	}
+	return keyedByText(sig)
+}
+
+// keyedByText reports whether every parameter of sig is plain data and
+// one of them is text: the function is handed a key or a value's bytes.
+func keyedByText(sig *types.Signature) bool {
 	text := false
 	for v := range sig.Params().Variables() {
 		if !plainData(v.Type(), 0) {

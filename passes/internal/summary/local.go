@@ -84,6 +84,13 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		}
 		setBlock(kind, op, "")
 	}
+	// mayFill records a send into a buffer that can fill: the channel's
+	// receivers decide whether a caller's lock holds them up.
+	mayFill := func(ch ssa.Value, op string) {
+		if class := flow.IDOf(ch).Class; class != "" && !l.dying {
+			l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, op}, Released: released, When: g.when(cur), Chan: class})
+		}
+	}
 	l.releasedAt = func() []string { return released }
 	l.whenAt = func() []lockstate.Cond { return g.when(cur) }
 	for _, b := range fn.Blocks {
@@ -107,12 +114,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 				if !a.res.BufferedSend(flow, instr.Chan) && !a.bufferedElem(fn, instr.Chan) && !drained {
 					waitOn(instr, "chan", "channel send")
 				} else if !l.dying && !drained && !TokenReturn(instr) && !a.res.FinalSend(fn, instr) && !a.res.QueueSend(flow, instr.Chan) {
-					// A buffered send that can fill: its channel's
-					// receivers decide whether a caller's lock
-					// holds them up.
-					if class := flow.IDOf(instr.Chan).Class; class != "" {
-						l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, "channel send"}, Released: released, When: g.when(cur), Chan: class})
-					}
+					mayFill(instr.Chan, "channel send")
 				}
 			case *ssa.UnOp:
 				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) {
@@ -122,13 +124,10 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 				if !instr.Blocking {
 					break
 				}
-				ch := a.bufferedCase(fn, flow, instr)
-				if ch == nil {
+				if ch := a.bufferedCase(fn, flow, instr); ch != nil {
+					mayFill(ch, "select") // like a buffered send
+				} else {
 					waitOn(instr, "select", "select")
-				} else if class := flow.IDOf(ch).Class; class != "" && !l.dying {
-					// Like a buffered send: the channel's receivers
-					// decide whether a caller's lock holds them up.
-					l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, "select"}, Released: released, When: g.when(cur), Chan: class})
 				}
 			case *ssa.Call:
 				if IsWaitGroupWait(instr.Common()) {

@@ -468,22 +468,15 @@ func settingGetter(v ssa.Value) bool {
 // its arguments (a weigher) is judged by Computes instead: a plausible
 // callback.
 func resolvesByName(sig *types.Signature) bool {
-	if sig.Params().Len() == 0 || sig.Results().Len() == 0 || sig.Variadic() {
+	if sig.Results().Len() == 0 || sig.Variadic() || !keyedByText(sig) {
 		return false
-	}
-	text := false
-	for v := range sig.Params().Variables() {
-		if !plainData(v.Type(), 0) {
-			return false
-		}
-		text = text || textual(v.Type())
 	}
 	for v := range sig.Results().Variables() {
 		if _, isIface := v.Type().Underlying().(*types.Interface); isIface || !byValue(v.Type()) {
 			return false
 		}
 	}
-	return text
+	return true
 }
 
 // TargetArgs returns the arguments a call with args passes to target t:

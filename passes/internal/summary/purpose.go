@@ -51,9 +51,9 @@ func (a *analyzer) visitor(fn *ssa.Function) func(ssa.Instruction, lockstate.Sta
 		if _, isCall := instr.(ssa.CallInstruction); isCall {
 			// Every critical section ends in a call (its unlock), or
 			// returns the lock held from a call.
-			a.noteWriters(fn, s.Held)
+			a.noteHolders(fn, s.Held)
 		} else if _, isRet := instr.(*ssa.Return); isRet {
-			a.noteWriters(fn, s.Held)
+			a.noteHolders(fn, s.Held)
 		}
 		switch a.stateUse(fn, instr) {
 		case touches:
