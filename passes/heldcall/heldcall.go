@@ -46,7 +46,8 @@ func init() {
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
-	res, err := summary.Of(pass)
+	res, release, err := summary.Of(pass)
+	defer release()
 	if err != nil {
 		return nil, err
 	}

@@ -45,13 +45,22 @@ func runReportingErrors(pass *analysis.Pass) (any, error) {
 }
 
 // Of returns the lockfacts result of pass, or the error lockfacts failed
-// with.
-func Of(pass *analysis.Pass) (*Result, error) {
-	res := pass.ResultOf[Analyzer].(*Result)
+// with, for the caller's exclusive use until it calls release.
+//
+// A Result answers queries by filling caches (origins, escapes, fences,
+// ...), and the drivers run the analyzers that require lockfacts on one
+// package concurrently (unitchecker and the checker both do). Rather than
+// lock each cache, each analyzer takes the whole Result in turn: the
+// queries stay free of locks and of lock-order questions, and one
+// package's analyzers still overlap other packages' work. Release must be
+// called exactly once (defer it); on error it is a no-op.
+func Of(pass *analysis.Pass) (res *Result, release func(), err error) {
+	res = pass.ResultOf[Analyzer].(*Result)
 	if res.Err != nil {
-		return nil, res.Err
+		return nil, func() {}, res.Err
 	}
-	return res, nil
+	res.inUse.Lock()
+	return res, res.inUse.Unlock, nil
 }
 
 // Result is what lockfacts computed for one package.
@@ -62,6 +71,9 @@ type Result struct {
 	Funcs []*Func // in source order, closures after their parents
 	// Catalog is the blocking catalogue in force.
 	Catalog *catalog.Catalog
+
+	// inUse hands the Result to one analyzer at a time (see Of).
+	inUse sync.Mutex
 
 	a        *analyzer
 	byFn     map[*ssa.Function]*Func
@@ -79,8 +91,6 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 		return f.Summary
 	}
 	if obj := FuncObject(fn); obj != nil {
-		r.a.mu.Lock()
-		defer r.a.mu.Unlock()
 		return r.external[obj]
 	}
 	return nil
@@ -91,11 +101,9 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 func (r *Result) CondLock(cond string) string { return r.conds[cond] }
 
 type analyzer struct {
-	// mu guards the caches filled on demand (origins, implementations,
-	// imported summaries, ...): lockaudit's analyzers query one Result
-	// concurrently.
-	mu sync.Mutex
-
+	// The caches filled on demand (origins, implementations, imported
+	// summaries, ...) need no lock: one analyzer at a time queries the
+	// Result (Of).
 	res      *Result
 	pass     *analysis.Pass
 	pkg      *ssa.Package

@@ -210,8 +210,6 @@ func chanIn(set map[string]bool, flow *lockstate.Result, ch ssa.Value) bool {
 // one-slot channel, with a way out on quit, is the same hand-off as the
 // plain send.
 func (r *Result) BufferedCase(flow *lockstate.Result, sel *ssa.Select) ssa.Value {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.bufferedCase(sel.Parent(), flow, sel)
 }
 
@@ -377,8 +375,6 @@ func sameChan(a, b ssa.Value) bool {
 // every element the package puts in is a channel it made with a capacity:
 // notifying waiters, each with a slot of its own.
 func (r *Result) BufferedElemSend(fn *ssa.Function, ch ssa.Value) bool {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.bufferedElem(fn, ch)
 }
 
@@ -550,8 +546,6 @@ func madeBuffered(v ssa.Value, depth int) bool {
 // with a capacity such a send never waits, whoever receives: each channel
 // gets one value.
 func (r *Result) FinalSend(fn *ssa.Function, send *ssa.Send) bool {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	k := r.a.chanKeyOf(fn, send.Chan)
 	if k == nil {
 		return false

@@ -63,8 +63,6 @@ func noteHolder(m map[string]map[*ssa.Function]bool, class string, fn *ssa.Funct
 // of a struct whose address goes nowhere but its own Lock, RLock, Unlock
 // and RUnlock calls, so that no code outside the package can take it.
 func (r *Result) TeardownOnly(class string) bool {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	a := r.a
 	if v, ok := a.fences[class]; ok {
 		return v

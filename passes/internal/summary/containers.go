@@ -242,8 +242,6 @@ func isAppend(call *ssa.Call) bool {
 // growing slice (a log's segments, a server's connections) are a
 // collection, not shards.
 func (r *Result) FixedContainer(f *types.Var) bool {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.fixedContainer(f)
 }
 

@@ -20,8 +20,7 @@ func (r *Result) Unreachable(fn *ssa.Function) bool {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
-	// Computed on first use, once: building the method sets' wrappers may
-	// wait for SSA construction, which a.mu must not be held across.
+	// Computed on first use, once.
 	r.a.deadOnce.Do(func() { r.a.dead = r.a.deadMethods() })
 	return r.a.dead[fn]
 }
@@ -160,9 +159,7 @@ func (a *analyzer) methodSetLive(t types.Type, live func(*ssa.Function)) {
 
 // handedOut reports whether the exported API passes values of the
 // unexported type n in or out (inAPI, both ways), so that other packages
-// may hold one. inAPI's cache is shared with the queries that hold a.mu.
+// may hold one.
 func (a *analyzer) handedOut(n *types.Named) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	return a.inAPI(n, false) || a.inAPI(n, true)
 }

@@ -3,7 +3,6 @@ package summary
 import (
 	"go/types"
 	"slices"
-	"sync"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -25,13 +24,11 @@ import (
 // direct writers and who calls (or makes, for a closure) each function;
 // a field's writers are then its direct writers and, transitively, their
 // callers. It is built with the package's analysis and queried while it
-// and the analyzers that use its Result run, so it is safe for
-// concurrent use.
+// and the analyzers that use its Result run, one at a time (Of).
 type writerIndex struct {
 	pkg   *ssa.Package
 	funcs []*ssa.Function // the package's source functions, closures included
 
-	mu      sync.Mutex
 	scanned bool
 	stores  map[*types.Var][]*ssa.Function    // the functions that store to a field
 	callers map[*ssa.Function][]*ssa.Function // who calls a function of the package, or makes a closure
@@ -74,8 +71,6 @@ func (w *writerIndex) scan() {
 // of returns the functions of the package that write field f, directly or
 // through the functions of the package they call.
 func (w *writerIndex) of(f *types.Var) map[*ssa.Function]bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if ws, ok := w.byField[f]; ok {
 		return ws
 	}

@@ -29,8 +29,6 @@ type Dispatch struct {
 // pattern of gRPC's balancer API). A closed set is resolved to the concrete
 // types, in this package and the packages it imports, that implement it.
 func (r *Result) Dispatch(flow *lockstate.Result, c *ssa.CallCommon) Dispatch {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.dispatch(flow, c)
 }
 
@@ -71,8 +69,6 @@ func (r *Result) Implementations(c *ssa.CallCommon) []*types.Func {
 	if !ok || c.Method == nil {
 		return nil
 	}
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.implementations(c.Value.Type(), iface, c.Method)
 }
 
@@ -238,8 +234,6 @@ func (a *analyzer) productionImports() map[string]bool {
 // SummaryOfMethod returns the summary of a concrete method, of this package
 // or imported as a fact.
 func (r *Result) SummaryOfMethod(obj *types.Func) *Summary {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	//lockaudit:ignore heldcall the driver's ImportObjectFact only reads its fact table: it never waits or calls back
 	return r.a.summaryOfObj(obj)
 }

@@ -21,8 +21,6 @@ var ioMethods = []string{"Write", "WriteString", "Read", "ReadFrom", "WriteTo"}
 // by its summary, the reason. Values of unknown dynamic type are not
 // judged.
 func (r *Result) IOBlocking(arg ssa.Value) (kind, method string, reason *Reason, ok bool) {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.ioBlocking(arg)
 }
 

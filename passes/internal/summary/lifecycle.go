@@ -30,8 +30,6 @@ import (
 // start or end the object (srcname.Startup, srcname.Teardown) and their
 // helpers; and no goroutine the package starts takes it.
 func (r *Result) LifecycleOnly(class string) bool {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	a := r.a
 	if v, ok := a.lifecycles[class]; ok {
 		return v

@@ -86,8 +86,6 @@ const maxOriginDepth = 8
 // functions, struct fields and package-level variables (to every store in
 // the package).
 func (r *Result) FuncOrigin(fn *ssa.Function, v ssa.Value) Origin {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.origin(fn, v, 0)
 }
 

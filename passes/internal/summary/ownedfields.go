@@ -13,8 +13,6 @@ import (
 // field points to: a peer scope's *resourceScope is never a connection
 // scope's, although both embed one.
 func (r *Result) OwnedPointerField(named *types.Named, field string) bool {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	a := r.a
 	f := fieldNamed(named, field)
 	if f == nil || f.Pkg() != a.pkg.Pkg || named.Obj().Pkg() != a.pkg.Pkg {

@@ -38,8 +38,6 @@ func (r *Result) ReadyRecv(f *Func, recv *ssa.UnOp) bool {
 	if f == nil || f.Flow == nil {
 		return false
 	}
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.doneReady(f.Fn, f.Flow, recv)
 }
 

@@ -28,8 +28,6 @@ func (r *Result) TestOnly(f *Func, instr ssa.Instruction) bool {
 	if f == nil || instr.Block() == nil {
 		return false
 	}
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.testOnly(f.Fn, instr.Block())
 }
 
@@ -222,7 +220,5 @@ func isFalse(v ssa.Value) bool {
 // under which block b of f runs (see lockstate.Cond), as far as its
 // branches tell.
 func (r *Result) When(f *Func, b *ssa.BasicBlock) []lockstate.Cond {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	return r.a.guardsOf(f.Fn).when(b)
 }
