@@ -23,7 +23,7 @@ func (r *Result) EdgeState(b *ssa.BasicBlock, i int) (State, bool) {
 	if !r.Reachable(b) || b.Index >= len(r.out) || DeadEdge(b, i) {
 		return State{}, false
 	}
-	return edgeOf(b, i, r.out[b.Index], r.tries), true
+	return edgeOf(b, i, r.out[b.Index], r.tries).renamed(r.renames[[2]int{b.Index, i}]), true
 }
 
 // ReturnsAlong returns, for a return whose block the paths reach with

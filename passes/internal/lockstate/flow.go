@@ -77,6 +77,9 @@ type Result struct {
 	// result of a wrapper returning mu.Unlock) to that lock.
 	unlockers map[ssa.Value]ID
 	reachable []bool // by block index
+	// renames holds, by block index and successor, the locks renamed to
+	// φ-nodes along each edge (phis.go).
+	renames map[[2]int][]rename
 }
 
 // IsUnlocker reports whether calling the func value v releases a lock: it
@@ -267,6 +270,10 @@ type analysis struct {
 	// captured caches, by closure, the calls it always makes through
 	// the variables it captures (capturedCalls).
 	captured map[*ssa.Function][]capturedCall
+	// reach caches reachableFrom, and candidates the renames each edge's
+	// φs could make (phis.go).
+	reach      map[*ssa.BasicBlock][]bool
+	candidates map[[2]int][]phiCandidate
 }
 
 // A capturedCall is a call a closure makes, on every path that returns,
@@ -283,9 +290,14 @@ func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
 	return b.Instrs[len(b.Instrs)-1]
 }
 
-// edge returns the state flowing along b's i'th successor edge.
+// edge returns the state flowing along b's i'th successor edge, its
+// locks renamed to the φs of the successor they feed.
 func (a *analysis) edge(b *ssa.BasicBlock, i int, s State) State {
-	return edgeOf(b, i, s, a.tries)
+	s = edgeOf(b, i, s, a.tries)
+	if len(s.Held) == 0 && len(s.Pending) == 0 {
+		return s
+	}
+	return s.renamed(a.phiRenames(b, i, s))
 }
 
 // edgeOf returns the state flowing along b's i'th successor edge when s
