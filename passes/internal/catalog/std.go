@@ -16,6 +16,11 @@ var stdBlocking = map[string]string{
 	"(*golang.org/x/sync/errgroup.Group).Wait":        Wait,
 	"(*golang.org/x/sync/semaphore.Weighted).Acquire": Wait,
 	"(*golang.org/x/sync/singleflight.Group).Do":      Wait,
+	// channel operations through reflection (an event feed sending to
+	// every subscriber's channel): the Try forms do not wait
+	"reflect.Select":       Wait,
+	"(reflect.Value).Send": Wait,
+	"(reflect.Value).Recv": Wait,
 
 	// network
 	"net.Dial":                            Net,
