@@ -57,8 +57,9 @@ func (c *checker) chain(e edge) []site {
 }
 
 // reportCycles reports each acquisition that, with another one elsewhere in
-// the package, takes two lock classes in opposite orders. Only inversions
-// with a write on each side are reported: readers alone do not deadlock.
+// the package, takes two lock classes in opposite orders. Inversions of
+// read locks alone are reported only when the package also write-locks
+// both (canDeadlock).
 func (c *checker) reportCycles() {
 	type pair struct{ a, b string }
 	byPair := map[pair][]edge{}
@@ -91,7 +92,7 @@ func (c *checker) reportCycles() {
 			continue
 		}
 		for _, e := range byPair[k] {
-			other, ok := opposite(e, back, c.inTest)
+			other, ok := c.opposite(e, back)
 			if !ok || reported[e.pos] {
 				continue
 			}
@@ -113,15 +114,15 @@ func (c *checker) reportCycles() {
 				}
 			}
 			if e.related && other.related && !c.distinct(e, other) {
-				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion",
-					e.to.Name, how, e.from.Name, c.fromWhere(e), srcname.At(c.pass.Fset, other.pos))
+				msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order is taken at %s: lock-order inversion%s",
+					e.to.Name, how, e.from.Name, c.fromWhere(e), srcname.At(c.pass.Fset, other.pos), readersOnly(e, other))
 				c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Warning, "")
 				continue
 			}
 			// Known only between the classes: the instances may be
 			// disjoint (two groups of clients), so it is plausible.
-			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order takes %s while holding %s at %s: lock-order inversion",
-				e.to.Name, how, e.from.Name, c.fromWhere(e), other.to.Name, other.from.Name, srcname.At(c.pass.Fset, other.pos))
+			msg := fmt.Sprintf("%s %s while holding %s (%s); the opposite order takes %s while holding %s at %s: lock-order inversion%s",
+				e.to.Name, how, e.from.Name, c.fromWhere(e), other.to.Name, other.from.Name, srcname.At(c.pass.Fset, other.pos), readersOnly(e, other))
 			c.reportCycle(e, msg, c.cyclePaths(e, other), confidence.Note, "the cycle is proven only between the lock classes "+e.from.Class+" and "+e.to.Class)
 		}
 	}
@@ -144,12 +145,12 @@ func (c *checker) reportCycle(e edge, msg string, sites []site, l confidence.Lev
 // different acquisitions and not both reads. One on the same side of the
 // tests as e (both in the package's code, or both in its tests) is
 // preferred, and then a related edge, which makes the cycle proven.
-func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
+func (c *checker) opposite(e edge, back []edge) (edge, bool) {
 	var found edge
 	ok := false
 	rank := func(b edge) int {
 		r := 0
-		if inTest(b.pos) == inTest(e.pos) {
+		if c.inTest(b.pos) == c.inTest(e.pos) {
 			r += 2
 		}
 		if b.related {
@@ -158,7 +159,7 @@ func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
 		return r
 	}
 	for _, b := range back {
-		if !canDeadlock(e, b) {
+		if !c.canDeadlock(e, b) {
 			continue
 		}
 		if !ok || rank(b) > rank(found) {
@@ -169,13 +170,30 @@ func opposite(e edge, back []edge, inTest func(token.Pos) bool) (edge, bool) {
 }
 
 // canDeadlock reports whether edges e and b, in opposite orders, can
-// deadlock: two different acquisitions, not both reads on both sides.
-func canDeadlock(e, b edge) bool {
+// deadlock: two different acquisitions, not both reads on both sides
+// unless each lock has writers. Readers alone share both locks; but while a
+// writer waits on a sync.RWMutex no new reader gets in, so with a writer
+// queued on each lock, each reader waits behind a writer that waits for
+// the other reader (the rlock-reentry deadlock, across two locks).
+func (c *checker) canDeadlock(e, b edge) bool {
 	if b.pos == e.pos {
 		return false
 	}
-	return e.toMode != lockstate.Read || e.from.Mode != lockstate.Read ||
-		b.toMode != lockstate.Read || b.from.Mode != lockstate.Read
+	if e.toMode != lockstate.Read || e.from.Mode != lockstate.Read ||
+		b.toMode != lockstate.Read || b.from.Mode != lockstate.Read {
+		return true
+	}
+	return c.res.WriteLocked(e.from.Class) && c.res.WriteLocked(e.to.Class)
+}
+
+// readersOnly returns the message's ending for a cycle of read locks only:
+// the writers are what make it deadlock.
+func readersOnly(e, b edge) string {
+	if e.toMode == lockstate.Read && e.from.Mode == lockstate.Read &&
+		b.toMode == lockstate.Read && b.from.Mode == lockstate.Read {
+		return " of read locks, which deadlocks once a writer waits on each"
+	}
+	return ""
 }
 
 // inTest reports whether pos lies in a _test.go file.

@@ -17,7 +17,7 @@ func (c *checker) distinct(e, other edge) bool {
 // that can deadlock with it.
 func (c *checker) sameInstances(e edge, back []edge) (edge, bool) {
 	for _, b := range back {
-		if b.related && canDeadlock(e, b) && !c.distinct(e, b) {
+		if b.related && c.canDeadlock(e, b) && !c.distinct(e, b) {
 			return b, true
 		}
 	}

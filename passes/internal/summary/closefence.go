@@ -179,3 +179,9 @@ func onlyLocked(fa *ssa.FieldAddr) bool {
 	}
 	return true
 }
+
+// WriteLocked reports whether the package holds a lock of class for
+// writing anywhere.
+func (r *Result) WriteLocked(class string) bool {
+	return len(r.a.lockWriters[class]) > 0
+}
