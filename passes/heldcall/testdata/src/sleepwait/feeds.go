@@ -38,12 +38,20 @@ func (f *Feed) Send(v any) (sent int) {
 
 // SendLocked delivers v with the subscriber list locked: a subscriber that
 // unsubscribes before it reads waits for the lock forever.
-func (f *Feed) SendLocked(v any) {
+func (f *Feed) SendLocked(v any) (sent int) {
+	rv := reflect.ValueOf(v)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	cases := make([]reflect.SelectCase, 0, len(f.subs))
 	for _, ch := range f.subs {
-		ch.Send(reflect.ValueOf(v)) // want `f.mu held across call of reflect.\(Value\).Send \(locked at feeds.go:\d+, released by defer\)`
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectSend, Chan: ch, Send: rv})
 	}
+	for len(cases) > 0 {
+		chosen, _, _ := reflect.Select(cases) // want `f.mu held across call of reflect.Select \(locked at feeds.go:\d+, released by defer\)`
+		cases = append(cases[:chosen], cases[chosen+1:]...)
+		sent++
+	}
+	return sent
 }
 
 // TrySendLocked offers v to each subscriber without waiting.
