@@ -63,7 +63,8 @@
 //   - select: a select statement without a default case;
 //   - sleep: time.Sleep;
 //   - wait: sync.WaitGroup.Wait, a sync.Cond.Wait that keeps another lock
-//     held, errgroup.Group.Wait, ...;
+//     held, errgroup.Group.Wait, reflect.Select (an event feed sending to
+//     its subscribers' channels), ...;
 //   - net, file, exec, db: network, file-system, child-process and
 //     database/sql calls from the blocking catalogue;
 //   - blocks: a call of a function that blocks transitively, in this

@@ -42,7 +42,11 @@
 //     and its child, reached by the owner's own methods, are not reported;
 //   - order-cycle: two locks taken in opposite orders in two places of the
 //     package (A then B here, B then A there), at least one of them for
-//     writing: two goroutines running both deadlock. Each package also
+//     writing: two goroutines running both deadlock. Read locks alone in
+//     both orders deadlock too when the package write-locks both locks:
+//     sync.RWMutex lets no new reader in while a writer waits, so with a
+//     writer queued on each lock each reader waits behind a writer that
+//     waits for the other reader. Each package also
 //     exports its lock-order edges between classes (a fact), so a package
 //     whose edge closes a cycle with an edge of a package it imports
 //     reports it, naming the other package's acquisition. The finding
@@ -89,10 +93,15 @@
 //     (the receiver's lock), a leak when the lock is the iteration's own
 //     (a range element's), unless the loop keeps the element beyond the
 //     iteration (appended to a list, carried to the next turn hand over
-//     hand). Paths that cannot run do not count: a branch on a false
-//     constant, and the default of a switch whose cases name every
-//     constant the package declares of an unexported type (an enum no
-//     other package can convert a number to);
+//     hand). A traversal that locks the next node, unlocks the current one
+//     and moves on (lock coupling: a sorted list's insert, a tree pruned
+//     up its parents) holds one lock throughout, the current node's: the
+//     lock taken before the loop and the one taken in its body are both
+//     the loop variable's once it moves. Paths that cannot run do not
+//     count: a branch on a false constant, and the default of a switch
+//     whose cases name every constant the package declares of an
+//     unexported type (an enum no other package can convert a number
+//     to);
 //   - double-unlock: a return after an explicit Unlock of a lock whose
 //     deferred Unlock is still to run, and that is not locked again in
 //     between (mu.Lock(); defer mu.Unlock(); ...; mu.Unlock(); return
