@@ -27,8 +27,10 @@ import (
 // must unlock", "owns the lock until Close releases it".
 var (
 	lockContractName = regexp.MustCompile(`(?i)lock`)
-	lockContractDoc  = regexp.MustCompile(`(?i)\b(returns?|leaves?|keeps?|keeping)\b[^.]*\b(held|locked)\b|` +
-		`\bcallers?\b[^.]*\b(unlock|release)|\block\b[^.]*\buntil\b|\buntil\b[^.]*\b(unlock|release)`)
+	// Within one sentence: a dot followed by a letter is part of a name
+	// (r.client.mu), not the end of the sentence.
+	lockContractDoc = regexp.MustCompile(strings.ReplaceAll(`(?i)\b(returns?|leaves?|keeps?|keeping)\b…\b(held|locked)\b|`+
+		`\bcallers?\b…\b(unlock|release)|\block\b…\buntil\b|\buntil\b…\b(unlock|release)`, "…", `(?:[^.]|\.\w)*`))
 )
 
 // An exit is a return of a function, or, when the paths into its block
@@ -94,9 +96,10 @@ func (c *checker) leaks(f *summary.Func) {
 			}
 		}
 	}
-	if len(keys) == 0 || c.leakContract(f.Fn) || releasesInRangeFunc(f.Fn) {
+	if len(keys) == 0 || releasesInRangeFunc(f.Fn) {
 		return
 	}
+	contract := c.leakContract(f.Fn)
 	var unlocks map[string][]ssa.Instruction
 	for _, key := range keys {
 		// The exits that keep the lock the function took, those a defer
@@ -141,6 +144,14 @@ func (c *checker) leaks(f *summary.Func) {
 			if slices.ContainsFunc(unlocks[key], func(u ssa.Instruction) bool { return precedesExit(u, ex) }) {
 				e.released = append(e.released, ex)
 			}
+		}
+		if v, ok := acquirerExits(f, e, contract); ok {
+			if len(v) == 0 {
+				continue // every return that keeps the lock reports success
+			}
+			e.held = v
+		} else if contract {
+			continue
 		}
 		if len(e.released) == 0 || c.explainedByResults(f, e) || c.res.Unshared(f, e.first.ID, e.held[0].ret) || c.deferredMayRelease(f, e.first.Class) || recordsHold(f, e) || c.handedToGoroutine(f, e) {
 			continue // an object no other goroutine has seen yet cannot be locked again by one
@@ -332,6 +343,53 @@ func (c *checker) explainedByResults(f *summary.Func, e *leakExits) bool {
 		}
 	}
 	return true
+}
+
+// acquirerName matches the names of functions that take a lock for their
+// caller and report whether they did: acquire, begin, enter, reserve...
+// (names with "lock" in them are contracts already, see leakContract).
+var acquirerName = regexp.MustCompile(`(?i)^(acquire|begin|enter|grab|reserve|claim|checkout|borrow|pin)`)
+
+// acquirerExits applies an acquirer's contract to a leak: a function with
+// a lock contract (leakContract: "returns with mu read-locked on
+// success") or named for taking something (acquirerName) whose returns
+// that keep the lock
+// report success with a nil error, while none that release it does, hands
+// the lock to its callers on success. Its leaks are the returns that keep
+// the lock and report an error: the caller, told it failed, never unlocks
+// (etcd's remoteClient.acquire returning ErrConnClosed read-locked). ok is
+// false when the function is not such an acquirer; the exits are then
+// judged as any function's.
+func acquirerExits(f *summary.Func, e *leakExits, contract bool) (leaks []exit, ok bool) {
+	if !contract && !acquirerName.MatchString(summary.Outermost(f.Fn).Name()) {
+		return nil, false
+	}
+	results := f.Fn.Signature.Results()
+	errType := types.Universe.Lookup("error").Type()
+	for i := range results.Len() {
+		if !types.Identical(results.At(i).Type(), errType) {
+			continue
+		}
+		success := false
+		for _, ex := range e.held {
+			switch resultKind(ex.result(i)) {
+			case "nil":
+				success = true
+			case "non-nil":
+				leaks = append(leaks, ex)
+			}
+		}
+		for _, ex := range e.released {
+			if resultKind(ex.result(i)) == "nil" {
+				return nil, false // it also reports success without the lock
+			}
+		}
+		if !success {
+			return nil, false
+		}
+		return leaks, true
+	}
+	return nil, false
 }
 
 func isBool(t types.Type) bool {
