@@ -164,6 +164,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 			return nil // printing, like logging
 		}
 		if kind, ok := cat.Direct(obj); ok {
+			if cat.StreamHelper(obj) {
+				kind = c.streamKind(args, kind)
+			}
 			return &finding{category: kind, what: "call of " + name, held: held}
 		}
 		if cat.Quiet(obj) {
@@ -348,6 +351,21 @@ func withReason(fd *finding, r *summary.Reason) *finding {
 		fd.level, fd.why = confidence.Note, r.Plausible
 	}
 	return fd
+}
+
+// streamKind returns the category of an I/O helper's call (io.ReadFull
+// on a net.Conn is network I/O): that of the first argument whose I/O
+// methods are catalogued, or kind, the helper's own.
+func (c *checker) streamKind(args []ssa.Value, kind string) string {
+	for _, a := range args {
+		if a == nil {
+			continue
+		}
+		if k, _, r, ok := c.res.IOBlocking(a); ok && r == nil {
+			return k
+		}
+	}
+	return kind
 }
 
 // ioBlocking reports whether a value handed to an I/O helper blocks when

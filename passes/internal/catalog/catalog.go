@@ -133,6 +133,17 @@ func (c *Catalog) Direct(fn *types.Func) (string, bool) {
 	return kind, ok
 }
 
+// StreamHelper reports whether fn is an I/O helper that blocks only as
+// much as the reader or writer it is given (io.Copy, io.ReadFull): its
+// category is that of the stream, when the stream is known.
+func (c *Catalog) StreamHelper(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	_, ok := c.direct[fn.Origin().FullName()]
+	return ok
+}
+
 // quietFuncs are functions that never wait although what they call can:
 // http.Error writes a short message into the ResponseWriter's buffer, which
 // reaches the network only when the handler returns; os.Hostname asks the
