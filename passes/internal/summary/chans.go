@@ -28,7 +28,7 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				mc, ok := instr.(*ssa.MakeChan)
-				if !ok || !ownElem(fn, mc.Type()) {
+				if !ok || !ownElem(fn, mc.Type()) || madeByTest(a.pass.Fset, mc) {
 					continue
 				}
 				key := chanTypeKey(mc.Type())
@@ -45,7 +45,7 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 	}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
 		mc, ok := st.Val.(*ssa.MakeChan)
-		if !ok {
+		if !ok || madeByTest(a.pass.Fset, mc) {
 			return
 		}
 		class := flow.IDOf(st.Addr).Class
@@ -73,6 +73,16 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 		}
 	}
 	return buffered, queues
+}
+
+// madeByTest reports whether mc lies in a _test.go file. A test that
+// makes the package's channels its own way (unbuffered, to drive a
+// connection-request set by hand: database/sql) does not decide what the
+// production code's channels hold; only the test variant would see it,
+// and its findings in the package's own files would hold for no build
+// that ships.
+func madeByTest(fset *token.FileSet, mc *ssa.MakeChan) bool {
+	return srcname.InTest(fset, mc.Pos())
 }
 
 // minQueueCap is the capacity from which a buffer is a queue that never
