@@ -348,7 +348,9 @@ func (c *checker) explainedByResults(f *summary.Func, e *leakExits) bool {
 // acquirerName matches the names of functions that take a lock for their
 // caller and report whether they did: acquire, begin, enter, reserve...
 // (names with "lock" in them are contracts already, see leakContract).
-var acquirerName = regexp.MustCompile(`(?i)^(acquire|begin|enter|grab|reserve|claim|checkout|borrow|pin)`)
+// The verb is the whole name or ends at the next word: Ping and Entering
+// are not acquirers.
+var acquirerName = regexp.MustCompile(`^([aA]cquire|[bB]egin|[eE]nter|[gG]rab|[rR]eserve|[cC]laim|[cC]heck[oO]ut|[bB]orrow|[pP]in)([A-Z0-9_]|$)`)
 
 // acquirerExits applies an acquirer's contract to a leak: a function with
 // a lock contract (leakContract: "returns with mu read-locked on
