@@ -226,7 +226,7 @@ func (s State) renamed(rs []rename) State {
 	held := make([]Held, 0, len(s.Held))
 	for _, h := range s.Held {
 		for _, r := range rs {
-			if id, ok := h.ID.rerooted(r.from, r.to); ok {
+			if id, ok := h.rerooted(r.from, r.to); ok {
 				h.ID, changed = id, true
 				break
 			}
