@@ -70,10 +70,11 @@
 //   - blocks: a call of a function that blocks transitively, in this
 //     package or another one; the message gives the chain of calls.
 //
-// A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy) is judged
-// by the reader or writer it is given: a net.Conn or an *os.File makes it a
-// net or file finding, a bytes.Buffer (or os.Stdout, like a logger) does
-// not; nor does a Write on os.Stdout or os.Stderr itself.
+// A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy,
+// io.ReadFull) is judged by the reader or writer it is given: a net.Conn
+// or an *os.File makes it a net or file finding, a bytes.Buffer (or
+// os.Stdout, like a logger) does not; nor does a Write on os.Stdout or
+// os.Stderr itself.
 //
 // What a call runs is resolved before it is judged. A func value is
 // followed through every assignment in the package (package variables,
