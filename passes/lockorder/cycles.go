@@ -179,18 +179,22 @@ func (c *checker) canDeadlock(e, b edge) bool {
 	if b.pos == e.pos {
 		return false
 	}
-	if e.toMode != lockstate.Read || e.from.Mode != lockstate.Read ||
-		b.toMode != lockstate.Read || b.from.Mode != lockstate.Read {
+	if !allReads(e, b) {
 		return true
 	}
 	return c.res.WriteLocked(e.from.Class) && c.res.WriteLocked(e.to.Class)
 }
 
+// allReads reports whether both locks of both edges are taken for reading.
+func allReads(e, b edge) bool {
+	return e.toMode == lockstate.Read && e.from.Mode == lockstate.Read &&
+		b.toMode == lockstate.Read && b.from.Mode == lockstate.Read
+}
+
 // readersOnly returns the message's ending for a cycle of read locks only:
 // the writers are what make it deadlock.
 func readersOnly(e, b edge) string {
-	if e.toMode == lockstate.Read && e.from.Mode == lockstate.Read &&
-		b.toMode == lockstate.Read && b.from.Mode == lockstate.Read {
+	if allReads(e, b) {
 		return " of read locks, which deadlocks once a writer waits on each"
 	}
 	return ""

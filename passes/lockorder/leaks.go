@@ -354,10 +354,9 @@ var acquirerName = regexp.MustCompile(`^([aA]cquire|[bB]egin|[eE]nter|[gG]rab|[r
 
 // acquirerExits applies an acquirer's contract to a leak: a function with
 // a lock contract (leakContract: "returns with mu read-locked on
-// success") or named for taking something (acquirerName) whose returns
-// that keep the lock
-// report success with a nil error, while none that release it does, hands
-// the lock to its callers on success. Its leaks are the returns that keep
+// success") or named for taking something (acquirerName), whose returns
+// that keep the lock report success with a nil error while none that
+// release it does, hands the lock to its callers on success. Its leaks are the returns that keep
 // the lock and report an error: the caller, told it failed, never unlocks
 // (etcd's remoteClient.acquire returning ErrConnClosed read-locked). ok is
 // false when the function is not such an acquirer; the exits are then

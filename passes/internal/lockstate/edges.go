@@ -1,6 +1,10 @@
 package lockstate
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // The states at block entry join the paths that reach the block, so a
 // lock held on one path into it and released on another is only may-held
@@ -69,7 +73,7 @@ func (a *analysis) returnsAlongEdges(in []*State) {
 		var along []EdgeReturn
 		split := false
 		for j, p := range b.Preds {
-			i := succIndex(p, b)
+			i := slices.Index(p.Succs, b)
 			if i < 0 || in[p.Index] == nil || DeadEdge(p, i) {
 				continue
 			}
@@ -104,14 +108,4 @@ func mustOnlyHere(s, joined State) bool {
 		}
 	}
 	return false
-}
-
-// succIndex returns the index of succ among p's successors, or -1.
-func succIndex(p, succ *ssa.BasicBlock) int {
-	for i, s := range p.Succs {
-		if s == succ {
-			return i
-		}
-	}
-	return -1
 }

@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,7 +91,7 @@ type phiCandidate struct {
 // phiCandidates returns the renames the φs of succ could make along the
 // edge from b.
 func (a *analysis) phiCandidates(b, succ *ssa.BasicBlock) []phiCandidate {
-	j := predIndex(succ, b)
+	j := slices.Index(succ.Preds, b)
 	if j < 0 {
 		return nil
 	}
@@ -135,16 +136,6 @@ func (s State) roots(key string) bool {
 		}
 	}
 	return false
-}
-
-// predIndex returns the index of pred among b's predecessors, or -1.
-func predIndex(b, pred *ssa.BasicBlock) int {
-	for j, p := range b.Preds {
-		if p == pred {
-			return j
-		}
-	}
-	return -1
 }
 
 // canRoot reports whether locks can hang off v as a value of this
