@@ -26,7 +26,13 @@
 //
 //   - double-lock: Lock (or RLock) of a lock already held for writing, or
 //     Lock of a lock held, directly or through a call of a function that
-//     takes it;
+//     takes it; and a sync.Once whose function calls Do on the same Once
+//     again, directly or through its callees (c.once.Do(c.load) where load
+//     reads an include through c.Get, which calls c.once.Do): the inner Do
+//     waits for the outer one, which waits for its function, for ever. A
+//     Once of another instance (a tree node's parent's) is not the same
+//     Once, and a Once is no node of the lock-order graph: Do holds it only
+//     while its own function runs;
 //   - rlock-upgrade: Lock of a lock held for reading (RLock then Lock);
 //   - rlock-reentry: RLock of a lock already held for reading: it deadlocks
 //     as soon as a writer waits between the two, since a waiting writer

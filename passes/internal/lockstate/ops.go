@@ -15,11 +15,17 @@ type Mode uint8
 const (
 	Write Mode = iota // Lock
 	Read              // RLock
+	// Once is a sync.Once, held by its Do while the function Do was
+	// given runs: exclusive, like Write, and never taken by Lock.
+	Once
 )
 
 func (m Mode) String() string {
-	if m == Read {
+	switch m {
+	case Read:
 		return "read"
+	case Once:
+		return "once"
 	}
 	return "write"
 }

@@ -150,6 +150,12 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 
 func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string), deferred bool) {
 	l.call = c
+	if once, ok := OnceDo(c); ok {
+		// Do takes the Once while its function runs (onces.go).
+		if id := flow.IDOf(once); nameable(id) {
+			l.takes = append(l.takes, lockstate.Effect{Lock: id, Mode: lockstate.Once, When: l.whenAt(), Outside: l.releasedAt()})
+		}
+	}
 	op := flow.OpOf(c)
 	switch op.Kind {
 	case lockstate.Acquire, lockstate.TryAcq:

@@ -1,0 +1,41 @@
+package summary
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// This file models sync.Once as the lock it is. Do holds the Once (its
+// mutex) while the function it was given runs, and every other caller of
+// Do waits for that function to return. A function that calls Do on the
+// same Once again, directly or through its callees, waits for itself for
+// ever ("if f calls Do, it will deadlock", sync's documentation):
+//
+//	func (c *Config) Get(key string) string {
+//		c.once.Do(c.load) // load reads an include through c.Get
+//		return c.vals[key]
+//	}
+//
+// So a call of Do takes the Once (lockstate.Once mode, a take of the
+// summary like a Lock's), and the locks the function takes are taken
+// under it (lockorder).
+
+// OnceDo returns the Once of c when c calls (*sync.Once).Do: the Once
+// that the call holds while the function it is given runs.
+func OnceDo(c *ssa.CallCommon) (ssa.Value, bool) {
+	callee := c.StaticCallee()
+	if c.IsInvoke() || callee == nil || len(c.Args) != 2 {
+		return nil, false
+	}
+	obj := FuncObject(callee)
+	if obj == nil || obj.Name() != "Do" || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
+		return nil, false
+	}
+	recv := obj.Signature().Recv()
+	if recv == nil {
+		return nil, false
+	}
+	if n := namedPointee(recv.Type()); n == nil || n.Obj().Name() != "Once" {
+		return nil, false
+	}
+	return c.Args[0], true
+}
