@@ -380,7 +380,7 @@ func (s *Summary) addTake(t lockstate.Effect) bool {
 		}
 		return weaker || fewer
 	}
-	if s.takesFull(t.Lock.Root) {
+	if s.takesFull(t.Lock.Root, t.Mode) {
 		return false
 	}
 	t.Lock.Arg, t.Lock.ArgPath = 0, ""
@@ -397,7 +397,7 @@ func (s *Summary) takeChanges(prefix, path string, root lockstate.RootKind, mode
 		weaker, fewer := replacesTake(s.Takes[i], when, outside)
 		return weaker || fewer
 	}
-	return !s.takesFull(root)
+	return !s.takesFull(root, mode)
 }
 
 // takeIndex returns the index of the take in mode of the lock whose key is
@@ -421,11 +421,25 @@ func replacesTake(o lockstate.Effect, when []lockstate.Cond, outside []string) (
 	return weaker, fewer
 }
 
+// maxOnceTakes bounds the sync.Onces kept in Takes, which have a room of
+// their own: they never crowd out a lock.
+const maxOnceTakes = 4
+
 // takesFull reports whether Takes has no room for a lock with the given
-// root. Package-level locks (pools, once-initialised tables) would crowd
-// out the receiver's own: they get half the room.
-func (s *Summary) takesFull(root lockstate.RootKind) bool {
-	return len(s.Takes) >= maxTakes || (root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2)
+// root, taken in mode. Package-level locks (pools, once-initialised
+// tables) would crowd out the receiver's own: they get half the room.
+func (s *Summary) takesFull(root lockstate.RootKind, mode lockstate.Mode) bool {
+	once := mode == lockstate.Once
+	n := 0
+	for _, t := range s.Takes {
+		if (t.Mode == lockstate.Once) == once {
+			n++
+		}
+	}
+	if once {
+		return n >= maxOnceTakes
+	}
+	return n >= maxTakes || (root == lockstate.RootGlobal && n >= maxTakes/2)
 }
 
 // acquireClass is the entry of Summary.Acquires for a lock of class taken

@@ -27,7 +27,13 @@ func refAddTake(s *Summary, t lockstate.Effect) bool {
 		}
 		return false
 	}
-	if len(s.Takes) >= maxTakes || (t.Lock.Root == lockstate.RootGlobal && len(s.Takes) >= maxTakes/2) {
+	n := 0 // the takes in t's room: the Onces', or the locks'
+	for _, o := range s.Takes {
+		if (o.Mode == lockstate.Once) == (t.Mode == lockstate.Once) {
+			n++
+		}
+	}
+	if t.Mode == lockstate.Once && n >= maxOnceTakes || t.Mode != lockstate.Once && (n >= maxTakes || t.Lock.Root == lockstate.RootGlobal && n >= maxTakes/2) {
 		return false
 	}
 	t.Lock.Arg, t.Lock.ArgPath = 0, ""
@@ -100,11 +106,11 @@ func TestTakeChanges(t *testing.T) {
 		for range rng.IntN(maxTakes + 3) {
 			p, q := prefixes[rng.IntN(len(prefixes))], paths[rng.IntN(len(paths))]
 			s.addTake(lockstate.Effect{Lock: lockstate.ID{Key: p + q, Root: roots[rng.IntN(len(roots))]},
-				Mode: lockstate.Mode(rng.IntN(2)), When: pickConds(), Outside: pickClasses()})
+				Mode: lockstate.Mode(rng.IntN(3)), When: pickConds(), Outside: pickClasses()})
 		}
 		prefix, path := prefixes[rng.IntN(len(prefixes))], paths[rng.IntN(len(paths))]
 		root := roots[rng.IntN(len(roots))]
-		mode := lockstate.Mode(rng.IntN(2))
+		mode := lockstate.Mode(rng.IntN(3)) // Write, Read or Once
 		when, outside := pickConds(), pickClasses()
 
 		want := s.takeChanges(prefix, path, root, mode, when, outside)
