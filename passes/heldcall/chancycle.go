@@ -108,10 +108,10 @@ func (c *checker) recvCycle(f *summary.Func, ch ssa.Value, held []lockstate.Held
 // loop's hook field, set by its owner to a closure that locks the owner).
 func (c *checker) takesHeld(sides []chanRecv, held []lockstate.Held) (chanRecv, lockstate.Held, bool) {
 	for _, r := range sides {
-		takes := r.f.Summary.Takes
+		takes := summary.Takes(r.f.Summary)
 		for _, g := range c.funcValueTargets(r.f) {
 			if s := c.res.SummaryOf(g); s != nil {
-				takes = append(slices.Clip(takes), s.Takes...)
+				takes = append(slices.Clip(takes), summary.Takes(s)...)
 			}
 		}
 		for _, t := range takes {

@@ -50,7 +50,7 @@ func (c *checker) interfaceTakes(f *summary.Func, common *ssa.CallCommon, pos to
 		if s == nil {
 			continue
 		}
-		for _, t := range s.Takes {
+		for _, t := range summary.Takes(s) {
 			if t.Lock.Class == "" {
 				continue
 			}

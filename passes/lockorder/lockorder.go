@@ -165,9 +165,6 @@ func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held 
 	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
 	c.call = common
 	for _, t := range takes {
-		if t.Mode == lockstate.Once {
-			continue // a Once orders nothing here: only its own function can wait on it (onceCalls)
-		}
 		c.nameByArg(f, common, &t.Lock)
 		if c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
 			return // one finding per call

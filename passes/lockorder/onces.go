@@ -40,9 +40,9 @@ func (c *checker) onceReentry(f *summary.Func, call *ssa.Call, once ssa.Value) {
 	if id.Key == "" {
 		return
 	}
-	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
+	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.OnceTakes)
 	for _, t := range takes {
-		if t.Mode != lockstate.Once || t.Lock.Key != id.Key {
+		if t.Lock.Key != id.Key {
 			continue
 		}
 		via := "the func value"

@@ -101,7 +101,7 @@ func (c *checker) calleeTake(flow *lockstate.Result, common *ssa.CallCommon, key
 	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
 		bindings = mc.Bindings
 	}
-	for _, t := range g.Summary.Takes {
+	for _, t := range summary.Takes(g.Summary) {
 		if id, ok := summary.RebaseTake(flow, t.Lock, common.Args, bindings); ok && id.Key == key {
 			return g, t.Lock.Key, true
 		}

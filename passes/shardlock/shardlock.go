@@ -164,9 +164,6 @@ func (c *checker) function(f *summary.Func) {
 func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []lockstate.Held) {
 	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
 	for _, t := range takes {
-		if t.Mode == lockstate.Once {
-			continue // an element's sync.Once is no shard lock
-		}
 		owner, ok := elementLock(t.Lock.Key)
 		if !ok || !c.fixed(c.containerField(t.Lock.Full)) {
 			continue

@@ -15,9 +15,11 @@ import (
 //		return c.vals[key]
 //	}
 //
-// So a call of Do takes the Once (lockstate.Once mode, a take of the
-// summary like a Lock's), and the locks the function takes are taken
-// under it (lockorder).
+// So a call of Do takes the Once: a take of the summary in lockstate.Once
+// mode, rebased onto callers like a lock's, which lockorder reads with
+// OnceTakes to find a Do whose function takes the same Once. Every other
+// reader picks Takes, which leaves the Onces out: a Once is held only
+// while its own function runs, so it orders no lock and guards no shard.
 
 // OnceDo returns the Once of c when c calls (*sync.Once).Do: the Once
 // that the call holds while the function it is given runs.

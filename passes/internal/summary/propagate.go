@@ -515,8 +515,40 @@ func effectAt(flow *lockstate.Result, e lockstate.Effect, args, bindings []ssa.V
 	return e, true
 }
 
-// Takes picks a summary's Takes, for CallEffects.
-func Takes(s *Summary) []lockstate.Effect { return s.Takes }
+// Takes picks the locks among a summary's Takes, for CallEffects and for
+// every reader of Takes outside the propagation: a sync.Once's take
+// (lockstate.Once) is no lock a caller holds or orders, and only
+// OnceTakes picks it.
+func Takes(s *Summary) []lockstate.Effect { return takesOf(s.Takes, false) }
+
+// OnceTakes picks the sync.Onces among a summary's Takes (onces.go).
+func OnceTakes(s *Summary) []lockstate.Effect { return takesOf(s.Takes, true) }
+
+// takesOf returns the takes of the Onces (once) or of the locks; Takes
+// holds no Once most of the time, and is then returned as it is.
+func takesOf(takes []lockstate.Effect, once bool) []lockstate.Effect {
+	n := 0
+	for _, t := range takes {
+		if t.Mode == lockstate.Once {
+			n++
+		}
+	}
+	switch {
+	case n == 0 && !once:
+		return takes
+	case n == 0 || n == len(takes) && !once:
+		return nil
+	case n == len(takes):
+		return takes
+	}
+	out := make([]lockstate.Effect, 0, len(takes))
+	for _, t := range takes {
+		if (t.Mode == lockstate.Once) == once {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // Releases picks the releases among a summary's Effects, for CallEffects.
 func Releases(s *Summary) []lockstate.Effect {

@@ -118,7 +118,9 @@ type Summary struct {
 	// Takes lists the locks the function acquires (and may release again)
 	// that its caller can name: reachable from a parameter, a free
 	// variable or a global. A caller already holding one of them
-	// deadlocks (lockorder).
+	// deadlocks (lockorder). It holds the sync.Onces the function calls
+	// Do on too (lockstate.Once mode): read it through Takes or
+	// OnceTakes, which keep the two apart.
 	Takes []lockstate.Effect
 	// Sends lists the sends, directly or through callees in the
 	// package, into channels made with a buffer, which do not block by

@@ -3,6 +3,7 @@ package summary
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -262,5 +263,37 @@ func TestNearestApplicable(t *testing.T) {
 	}
 	if got := blockAt(s, nil, judged{}, nil, nil); got != near {
 		t.Errorf("BlockAt with undecided conditions = %v, want the nearer proven reason", got)
+	}
+}
+
+// TestTakesAndOnceTakes checks that the two picks split a summary's takes
+// between locks and sync.Onces, in order, whatever the mix.
+func TestTakesAndOnceTakes(t *testing.T) {
+	mu := lockstate.Effect{Lock: lockstate.ID{Key: "p0.mu"}, Mode: lockstate.Write}
+	rmu := lockstate.Effect{Lock: lockstate.ID{Key: "p0.rw"}, Mode: lockstate.Read}
+	once := lockstate.Effect{Lock: lockstate.ID{Key: "p0.once"}, Mode: lockstate.Once}
+	keys := func(es []lockstate.Effect) string {
+		var ks []string
+		for _, e := range es {
+			ks = append(ks, e.Lock.Key)
+		}
+		return strings.Join(ks, ",")
+	}
+	for _, tc := range []struct {
+		takes       []lockstate.Effect
+		locks, once string
+	}{
+		{nil, "", ""},
+		{[]lockstate.Effect{mu, rmu}, "p0.mu,p0.rw", ""},
+		{[]lockstate.Effect{once}, "", "p0.once"},
+		{[]lockstate.Effect{mu, once, rmu}, "p0.mu,p0.rw", "p0.once"},
+	} {
+		s := &Summary{Takes: tc.takes}
+		if got := keys(Takes(s)); got != tc.locks {
+			t.Errorf("Takes(%s) = %s, want %s", keys(tc.takes), got, tc.locks)
+		}
+		if got := keys(OnceTakes(s)); got != tc.once {
+			t.Errorf("OnceTakes(%s) = %s, want %s", keys(tc.takes), got, tc.once)
+		}
 	}
 }
