@@ -21,6 +21,9 @@ import (
 // locks.
 func (c *checker) onceCalls(f *summary.Func) {
 	for _, b := range f.Fn.Blocks {
+		if !f.Flow.Reachable(b) {
+			continue // behind a branch on a false constant
+		}
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if !ok {
