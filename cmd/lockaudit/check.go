@@ -38,6 +38,7 @@ type checkOptions struct {
 	severity      string
 	block         listFlag
 	tags          string
+	govet         bool
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -72,6 +73,7 @@ func newCheckFlags(opts *checkOptions) *flag.FlagSet {
 	fs.StringVar(&opts.severity, "severity", "warning", "lowest confidence reported: `warning` (proven findings) or note (plausible ones too)")
 	fs.Var(&opts.block, "block", "extra blocking function, `name=category` (repeatable or comma-separated), e.g. 'example.com/db.(*Client).Query=db'")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build `tags` (passed to the go command)")
+	fs.BoolVar(&opts.govet, "govet", false, "analyse under go vet -vettool, one process per package, rather than in this process (less memory at once, results in go's build cache, slower)")
 	return fs
 }
 
@@ -209,6 +211,7 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 		Generated:     opts.generated,
 		AnalyzerTests: opts.heldcallTests,
 		Tags:          opts.tags,
+		VetDriver:     opts.govet,
 	}
 	if err := validateCommon(patterns, opts.format, "text", "json", "sarif"); err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,7 +170,12 @@ func TestProfileInterruptReportsFinished(t *testing.T) {
 	if len(rep.Packages) != 1 || rep.Packages[0] != "example.com/m/counter" {
 		t.Errorf("packages %v, want the counter package that finished", rep.Packages)
 	}
-	if len(rep.Errors) != 1 || rep.Errors[0].Package != "example.com/m/soak" || rep.Errors[0].Message != "not finished: interrupted" {
+	// The static analysis runs beside the tests: an interrupt that comes
+	// before it is done is reported too, and costs only the join.
+	errs := slices.DeleteFunc(slices.Clone(rep.Errors), func(e struct{ Package, Message string }) bool {
+		return e.Package == "" && e.Message == "lockaudit check: interrupted before it finished: no findings joined"
+	})
+	if len(errs) != 1 || errs[0].Package != "example.com/m/soak" || errs[0].Message != "not finished: interrupted" {
 		t.Errorf("errors %+v, want the soak package as not finished", rep.Errors)
 	}
 	if !strings.Contains(stderr.String(), "lockaudit: interrupted: the report holds the 1 package(s) that finished; 1 did not: example.com/m/soak\n") {

@@ -1,10 +1,14 @@
-// Package driver runs lockaudit's analyzers on packages through go list and
-// go vet -vettool, and returns their findings and the package errors.
+// Package driver runs lockaudit's analyzers on packages and returns their
+// findings and the package errors.
 //
-// The vet tool is a program that calls unitchecker.Main with the same
-// analyzers when IsVetToolInvocation says the go command is driving it
-// (lockaudit itself): go vet runs it once per package, and caches the
-// results in the build cache.
+// By default it analyses in this process (inprocess.go): go list compiles
+// the packages for their export data, and each package is type-checked from
+// source, analysed, and dropped, its facts kept in memory and its results in
+// a cache of lockaudit's own (cache.go). With Config.VetDriver it drives go
+// vet -vettool instead: the vet tool is a program that calls
+// unitchecker.Main with the same analyzers when IsVetToolInvocation says the
+// go command is driving it (lockaudit itself); go vet runs it once per
+// package, and caches the results in the build cache.
 package driver
 
 import (
@@ -37,6 +41,9 @@ type Config struct {
 	AnalyzerTests bool
 	Block         []string // extra blocking functions for heldcall, name=category, already validated
 	Tags          string   // comma-separated build tags
+	// VetDriver runs the analyzers through go vet -vettool, one process
+	// per package, rather than in this process.
+	VetDriver bool
 }
 
 // Result is what a run found.
@@ -65,25 +72,18 @@ func Run(ctx context.Context, cfg Config, patterns []string) (*Result, error) {
 	}
 	defer cleanup()
 
-	list, err := listPackages(ctx, env, build, patterns)
+	var (
+		list  *packageList
+		diags []vetDiagnostic
+		errs  []report.PackageError
+	)
+	if cfg.VetDriver {
+		list, diags, errs, err = runGoVet(ctx, env, cfg, build, patterns)
+	} else {
+		list, diags, errs, err = runUnits(ctx, env, cfg, build, patterns)
+	}
 	if err != nil {
 		return nil, err
-	}
-	errs := list.errors
-	var diags []vetDiagnostic
-	if len(list.good) > 0 {
-		pkgDir := make(map[string]string)
-		for _, p := range list.good {
-			pkgDir[p.Dir] = p.ImportPath
-		}
-		flags := append(slices.Clone(build), vetFlags(cfg)...)
-		res, err := runVet(ctx, env, cfg.Tool, flags, list.vetArgs(patterns), pkgDir)
-		if err != nil {
-			return nil, err
-		}
-		diags = res.diags
-		errs = append(errs, res.errors...)
-		errs = append(errs, notAnalysed(list.good, res.failed)...)
 	}
 
 	paths := report.NewPaths(cfg.Dir)

@@ -98,21 +98,32 @@ func parseGoList(stdout io.Reader, stderr string) (*packageList, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("parsing go list output: %v", err)
 		}
-		switch {
-		case p.Error != nil:
-			list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: p.Error.message()})
-		case len(p.DepsErrors) > 0:
-			for _, e := range p.DepsErrors {
-				msg := e.message()
-				if n := len(e.ImportStack); n > 0 && e.ImportStack[n-1] != p.ImportPath {
-					msg = "dependency " + e.ImportStack[n-1] + ": " + msg
-				}
-				list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: msg})
-			}
-		default:
-			list.good = append(list.good, p)
-		}
+		list.add(p)
 	}
+	list.addStderr(stderr)
+	return list, nil
+}
+
+// add files p as good, or its errors.
+func (list *packageList) add(p listedPackage) {
+	switch {
+	case p.Error != nil:
+		list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: p.Error.message()})
+	case len(p.DepsErrors) > 0:
+		for _, e := range p.DepsErrors {
+			msg := e.message()
+			if n := len(e.ImportStack); n > 0 && e.ImportStack[n-1] != p.ImportPath {
+				msg = "dependency " + e.ImportStack[n-1] + ": " + msg
+			}
+			list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: msg})
+		}
+	default:
+		list.good = append(list.good, p)
+	}
+}
+
+// addStderr files the errors on go list's stderr.
+func (list *packageList) addStderr(stderr string) {
 	for _, line := range strings.Split(stderr, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || isGoProgress(line) {
@@ -124,7 +135,6 @@ func parseGoList(stdout io.Reader, stderr string) (*packageList, error) {
 		}
 		list.errors = append(list.errors, report.PackageError{Message: strings.TrimPrefix(line, "go: ")})
 	}
-	return list, nil
 }
 
 // message renders a go list error on one line.

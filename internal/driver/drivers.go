@@ -1,0 +1,110 @@
+package driver
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit/internal/report"
+)
+
+// runGoVet analyses the packages with go vet -vettool=cfg.Tool.
+func runGoVet(ctx context.Context, env goEnv, cfg Config, build, patterns []string) (*packageList, []vetDiagnostic, []report.PackageError, error) {
+	list, err := listPackages(ctx, env, build, patterns)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	errs := list.errors
+	if len(list.good) == 0 {
+		return list, nil, errs, nil
+	}
+	pkgDir := make(map[string]string)
+	for _, p := range list.good {
+		pkgDir[p.Dir] = p.ImportPath
+	}
+	flags := append(slices.Clone(build), vetFlags(cfg)...)
+	res, err := runVet(ctx, env, cfg.Tool, flags, list.vetArgs(patterns), pkgDir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	errs = append(errs, res.errors...)
+	errs = append(errs, notAnalysed(list.good, res.failed)...)
+	return list, res.diags, errs, nil
+}
+
+// runUnits analyses the packages in this process (inprocess.go).
+func runUnits(ctx context.Context, env goEnv, cfg Config, build, patterns []string) (*packageList, []vetDiagnostic, []report.PackageError, error) {
+	units, err := listUnits(ctx, env, build, patterns)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	list := units.pkgs
+	errs := list.errors
+	if len(list.good) == 0 {
+		return list, nil, errs, nil
+	}
+	analyzers, restore, err := setAnalyzerFlags(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer restore()
+	res := runInProcess(ctx, units, planJobs(units), analyzers, openCache(analyzers, vetFlags(cfg)))
+	if ctx.Err() != nil {
+		return nil, nil, nil, ErrInterrupted
+	}
+	errs = append(errs, res.errors...)
+	errs = append(errs, notAnalysed(list.good, res.failed)...)
+	return list, res.diags, errs, nil
+}
+
+// setAnalyzerFlags sets, in this process, the analyzer flags that vetFlags
+// gives the vet tool. It returns the analyzers to run, and a function that
+// puts the flags back to their defaults.
+func setAnalyzerFlags(cfg Config) ([]*analysis.Analyzer, func(), error) {
+	byName := make(map[string]*analysis.Analyzer)
+	for _, a := range cfg.Analyzers {
+		byName[a.Name] = a
+	}
+	var set []*flag.Flag
+	restore := func() {
+		for _, f := range set {
+			_ = f.Value.Set(f.DefValue) // a flag's default always parses
+		}
+	}
+	off := make(map[string]bool)
+	for _, arg := range vetFlags(cfg) {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
+		an, fl, ok := strings.Cut(name, ".")
+		if !ok {
+			off[name] = value == "false"
+			continue
+		}
+		var f *flag.Flag
+		if a := byName[an]; a != nil {
+			f = a.Flags.Lookup(fl)
+		}
+		if f == nil {
+			restore()
+			return nil, nil, fmt.Errorf("no analyzer flag -%s", name)
+		}
+		if !hasValue {
+			value = "true"
+		}
+		if err := f.Value.Set(value); err != nil {
+			restore()
+			return nil, nil, fmt.Errorf("-%s: %v", name, err)
+		}
+		set = append(set, f)
+	}
+	var run []*analysis.Analyzer
+	for _, a := range cfg.Analyzers {
+		if !off[a.Name] {
+			run = append(run, a)
+		}
+	}
+	return run, restore, nil
+}

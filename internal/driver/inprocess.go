@@ -1,0 +1,192 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockaudit/lockaudit/internal/report"
+)
+
+// The in-process driver analyses every unit in this process: go list
+// compiles the packages (or finds them in the build cache) for their export
+// data, and each unit is parsed and type-checked from source against its
+// imports' export data, analysed, and dropped, keeping only its facts.
+// Units run in parallel, each after the units whose facts it reads.
+//
+// Which units run:
+//   - each package the patterns name, or in its place its test variant
+//     ("p [p.test]", which includes the package's own files), and its
+//     external test package ("p_test [p.test]"): these report;
+//   - every package they depend on, for its facts only.
+//
+// A dependency recompiled for a test ("q [p.test]", when q imports p) is
+// type-checked as such when a test imports it, but its facts are those of
+// q itself, which differ only by p's test files, which q cannot call.
+
+// A job is one unit to analyse.
+type job struct {
+	u          *unit
+	report     bool            // a unit the patterns name: its diagnostics are wanted
+	providers  map[string]*job // the jobs whose facts it reads, by package path
+	dependents []*job
+	waiting    int // providers not done yet
+
+	// Set when the job is done.
+	facts  *frozenFacts
+	failed bool     // it did not compile, or depends on a unit that did not
+	key    cacheKey // its result's key in the cache, if hasKey
+	hasKey bool
+	big    bool // it has bigUnitBytes of source or more (schedule.go)
+}
+
+// planJobs returns the jobs for the listed units, dependencies first.
+func planJobs(l *unitList) []*job {
+	roots := make(map[string]bool) // unit IDs that report
+	for _, u := range l.units {
+		if u.DepOnly || u.testMain(l.byID) {
+			continue
+		}
+		if u.ForTest == "" && l.byID[u.ImportPath+" ["+u.ImportPath+".test]"] != nil {
+			continue // its test variant reports for it
+		}
+		roots[u.ImportPath] = true
+	}
+	// provider returns the unit whose facts stand for dependency id.
+	provider := func(id string) string {
+		if roots[id] || !strings.Contains(id, " [") {
+			return id
+		}
+		if plain := packageOfID(id); l.byID[plain] != nil {
+			return plain
+		}
+		return id
+	}
+	jobs := make(map[string]*job)
+	var order []*job
+	var add func(id string) *job
+	add = func(id string) *job {
+		if j, ok := jobs[id]; ok {
+			return j
+		}
+		u := l.byID[id]
+		if u == nil {
+			return nil
+		}
+		j := &job{u: u, report: roots[id], providers: make(map[string]*job)}
+		jobs[id] = j
+		for _, dep := range u.Deps {
+			if dep == "unsafe" || dep == "C" {
+				continue
+			}
+			if p := add(provider(dep)); p != nil && p != j {
+				j.providers[packageOfID(dep)] = p
+			}
+		}
+		order = append(order, j)
+		return j
+	}
+	for _, u := range l.units {
+		if roots[u.ImportPath] {
+			add(u.ImportPath)
+		}
+	}
+	for _, j := range order {
+		seen := make(map[*job]bool)
+		for _, p := range j.providers {
+			if !seen[p] {
+				seen[p] = true
+				p.dependents = append(p.dependents, j)
+				j.waiting++
+			}
+		}
+	}
+	return order
+}
+
+// runInProcess analyses the jobs with the analyzers, at most GOMAXPROCS at
+// a time and one big one at a time (schedule.go). Once ctx is cancelled
+// the jobs left are passed over.
+func runInProcess(ctx context.Context, l *unitList, jobs []*job, analyzers []*analysis.Analyzer, cache *resultCache) *vetResult {
+	exports := make(map[string]string, len(l.units))
+	for _, u := range l.units {
+		exports[u.ImportPath] = u.Export
+	}
+	plan := planAnalyzers(analyzers)
+	res := &vetResult{failed: make(map[string]bool)}
+	q := newJobQueue(jobs)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+		wg.Go(func() {
+			for j := q.next(); j != nil; j = q.next() {
+				r := cachedJob(ctx, j, exports, plan, cache)
+				q.done(j, func() {
+					j.facts = r.facts
+					res.diags = append(res.diags, r.diags...)
+					res.errors = append(res.errors, r.errs...)
+					if r.failed {
+						j.failed = true
+						res.failed[j.u.path()] = true
+					}
+				})
+			}
+		})
+	}
+	wg.Wait()
+	return res
+}
+
+// cachedJob returns j's result from the cache, or analyses j and stores
+// its result there.
+func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, cache *resultCache) unitResult {
+	if j.failed || j.u.compileErr != nil || ctx.Err() != nil {
+		return analyseJob(ctx, j, exports, plan)
+	}
+	j.key, j.hasKey = cache.key(j, exports)
+	if j.hasKey {
+		if r, ok := cache.get(j.key); ok {
+			return r
+		}
+	}
+	r := analyseJob(ctx, j, exports, plan)
+	if j.hasKey && ctx.Err() == nil {
+		cache.put(j.key, r)
+	}
+	return r
+}
+
+// analyseJob type-checks and analyses one unit. A unit that did not compile
+// reports its compiler errors, and the units that depend on it are not
+// analysed (finish marks them failed).
+func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan) (res unitResult) {
+	defer func() {
+		// runPass recovers the analyzers' panics; this is for the type
+		// checker's and the export data reader's.
+		if r := recover(); r != nil {
+			res = unitResult{errs: []report.PackageError{{Package: j.u.path(),
+				Message: fmt.Sprintf("internal error: panic: %v (%s)", r, panicSite(debug.Stack()))}}, failed: true}
+		}
+	}()
+	if j.u.compileErr != nil {
+		return unitResult{errs: compileErrors(j.u), failed: true}
+	}
+	if j.failed || ctx.Err() != nil || len(j.u.CompiledGoFiles) == 0 {
+		return unitResult{}
+	}
+	c, err := typeCheck(j.u, exports)
+	if err != nil {
+		return unitResult{errs: []report.PackageError{{Package: j.u.path(), Message: report.OneLine(err.Error())}}, failed: true}
+	}
+	providers := make(map[string]*frozenFacts, len(j.providers))
+	for path, p := range j.providers {
+		if p.facts != nil {
+			providers[path] = p.facts
+		}
+	}
+	return runAnalyzers(ctx, j.u, c, plan, providers, j.report)
+}

@@ -1,0 +1,145 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/gcexportdata"
+)
+
+// A checkedUnit is a unit parsed and type-checked.
+type checkedUnit struct {
+	fset  *token.FileSet
+	files []*ast.File
+	pkg   *types.Package
+	info  *types.Info
+	sizes types.Sizes
+}
+
+// maxTypeErrors bounds the type errors reported for one unit.
+const maxTypeErrors = 10
+
+// typeCheck parses u's compiled Go files and type-checks them against the
+// export data of its imports, which exports gives by unit ID. Each unit has
+// its own file set and its own view of the packages it imports, so units
+// are checked in parallel and their memory goes when they are done.
+func typeCheck(u *unit, exports map[string]string) (*checkedUnit, error) {
+	c := &checkedUnit{fset: token.NewFileSet(), sizes: types.SizesFor("gc", build.Default.GOARCH)}
+	for _, name := range u.CompiledGoFiles {
+		f, err := parser.ParseFile(c.fset, absIn(u.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, parseError(err)
+		}
+		c.files = append(c.files, f)
+	}
+	imports := make(map[string]*types.Package)
+	importer := importerFunc(func(path string) (*types.Package, error) {
+		id := path
+		if mapped, ok := u.ImportMap[path]; ok {
+			id = mapped
+		}
+		if id == "unsafe" {
+			return types.Unsafe, nil
+		}
+		// The package's path is the one it was compiled under: a vendored
+		// package's ("vendor/golang.org/x/net/..."), as other packages'
+		// export data name it.
+		pkgPath := packageOfID(id)
+		if pkg, ok := imports[pkgPath]; ok && pkg.Complete() {
+			return pkg, nil
+		}
+		file := exports[id]
+		if file == "" {
+			return nil, fmt.Errorf("no export data for %q", id)
+		}
+		return readExportData(file, c.fset, imports, pkgPath)
+	})
+	var typeErrs []string
+	tc := &types.Config{
+		Importer:  importer,
+		Sizes:     c.sizes,
+		GoVersion: goVersion(u),
+		Error: func(err error) {
+			if len(typeErrs) < maxTypeErrors {
+				typeErrs = append(typeErrs, err.Error())
+			}
+		},
+	}
+	c.info = &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+	pkg, err := tc.Check(u.path(), c.fset, c.files, c.info)
+	if err != nil {
+		return nil, errors.New(strings.Join(typeErrs, "; "))
+	}
+	c.pkg = pkg
+	return c, nil
+}
+
+// readExportData reads the compiler's export data for path from file.
+func readExportData(file string, fset *token.FileSet, imports map[string]*types.Package, path string) (*types.Package, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading export data for %q: %v", path, err)
+	}
+	return gcexportdata.Read(r, fset, imports, path)
+}
+
+// goVersion returns the language version of u's module, as go vet gives it
+// to its tool ("" for the standard library: the toolchain's).
+func goVersion(u *unit) string {
+	if u.Module != nil && u.Module.GoVersion != "" {
+		return "go" + u.Module.GoVersion
+	}
+	return ""
+}
+
+// parseError renders a parse error as the compiler would, at most the
+// first ten.
+func parseError(err error) error {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	var msgs []string
+	for i, e := range list {
+		if i == maxTypeErrors {
+			break
+		}
+		msgs = append(msgs, e.Error())
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// absIn returns name, relative to dir unless absolute.
+func absIn(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
