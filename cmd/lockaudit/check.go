@@ -237,10 +237,12 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 				return nil, fmt.Errorf("-block: %q is not name=category", b)
 			}
 		}
-		// Validate here with the analyzer's own flag.Value: a value the vet
-		// tool rejects would otherwise fail every package, once each. (This
-		// process runs no analyzer, so setting the flag here is harmless.)
-		if err := f.Value.Set(strings.Join(opts.block, ",")); err != nil {
+		// Validate here with the analyzer's own flag.Value, so that a bad
+		// value is one usage error rather than one error per package under
+		// -govet; the driver sets the flag for the run itself.
+		err = f.Value.Set(strings.Join(opts.block, ","))
+		driver.ResetFlag(f)
+		if err != nil {
 			return nil, fmt.Errorf("-block: %v", err)
 		}
 		c.cfg.Block = opts.block

@@ -69,3 +69,46 @@ func TestVetFlagsOptions(t *testing.T) {
 		t.Errorf("-tests=false -heldcall.tests: flags %q", got)
 	}
 }
+
+// TestSetAnalyzerFlags checks that the in-process driver sets the flags
+// vetFlags gives the vet tool, leaves out the analyzers turned off, and
+// puts every flag back, a list flag included.
+func TestSetAnalyzerFlags(t *testing.T) {
+	held := analyzer("heldcall", "severity", "tests")
+	list := &appendList{}
+	held.Flags.Var(list, "block", "")
+	order := analyzer("lockorder", "severity")
+	sel, err := rules.Parse([]string{"heldcall"}, nil, "heldcall", "lockorder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Analyzers: []*analysis.Analyzer{held, order}, Selection: sel, Severity: "note", Tests: true, AnalyzerTests: true,
+		Block: []string{"example.com/db.Query=db"}}
+	run, restore, err := setAnalyzerFlags(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run) != 1 || run[0] != held {
+		t.Errorf("analyzers run: %v, want heldcall alone", run)
+	}
+	if got := held.Flags.Lookup("severity").Value.String(); got != "note" {
+		t.Errorf("-heldcall.severity %q", got)
+	}
+	if got := held.Flags.Lookup("tests").Value.String(); got != "true" {
+		t.Errorf("-heldcall.tests %q", got)
+	}
+	if got := list.String(); got != "example.com/db.Query=db" {
+		t.Errorf("-heldcall.block %q", got)
+	}
+	restore()
+	if s, ts, b := held.Flags.Lookup("severity").Value.String(), held.Flags.Lookup("tests").Value.String(), list.String(); s != "" || ts != "" || b != "" {
+		t.Errorf("after restore: severity %q, tests %q, block %q; want the defaults", s, ts, b)
+	}
+}
+
+// appendList is a flag whose Set adds to a list, like heldcall's -block.
+type appendList struct{ items []string }
+
+func (l *appendList) String() string     { return strings.Join(l.items, ",") }
+func (l *appendList) Set(v string) error { l.items = append(l.items, v); return nil }
+func (l *appendList) Reset()             { l.items = nil }

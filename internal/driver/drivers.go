@@ -72,7 +72,7 @@ func setAnalyzerFlags(cfg Config) ([]*analysis.Analyzer, func(), error) {
 	var set []*flag.Flag
 	restore := func() {
 		for _, f := range set {
-			_ = f.Value.Set(f.DefValue) // a flag's default always parses
+			ResetFlag(f)
 		}
 	}
 	off := make(map[string]bool)
@@ -107,4 +107,15 @@ func setAnalyzerFlags(cfg Config) ([]*analysis.Analyzer, func(), error) {
 		}
 	}
 	return run, restore, nil
+}
+
+// ResetFlag puts an analyzer flag back to its default, as a run of the
+// in-process driver does with the flags it set. A list flag whose Set adds
+// to the list (heldcall's -block) has a Reset method.
+func ResetFlag(f *flag.Flag) {
+	if r, ok := f.Value.(interface{ Reset() }); ok {
+		r.Reset()
+		return
+	}
+	_ = f.Value.Set(f.DefValue) // a flag's default always parses
 }

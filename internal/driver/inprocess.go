@@ -123,8 +123,9 @@ func runInProcess(ctx context.Context, l *unitList, jobs []*job, analyzers []*an
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
 		wg.Go(func() {
+			shared := newImportView()
 			for j := q.next(); j != nil; j = q.next() {
-				r := cachedJob(ctx, j, exports, plan, cache)
+				r := cachedJob(ctx, j, exports, plan, cache, shared)
 				q.done(j, func() {
 					j.facts = r.facts
 					res.diags = append(res.diags, r.diags...)
@@ -143,9 +144,9 @@ func runInProcess(ctx context.Context, l *unitList, jobs []*job, analyzers []*an
 
 // cachedJob returns j's result from the cache, or analyses j and stores
 // its result there.
-func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, cache *resultCache) unitResult {
+func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, cache *resultCache, shared *importView) unitResult {
 	if j.failed || j.u.compileErr != nil || ctx.Err() != nil {
-		return analyseJob(ctx, j, exports, plan)
+		return analyseJob(ctx, j, exports, plan, shared)
 	}
 	j.key, j.hasKey = cache.key(j, exports)
 	if j.hasKey {
@@ -153,7 +154,7 @@ func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *ana
 			return r
 		}
 	}
-	r := analyseJob(ctx, j, exports, plan)
+	r := analyseJob(ctx, j, exports, plan, shared)
 	if j.hasKey && ctx.Err() == nil {
 		cache.put(j.key, r)
 	}
@@ -163,7 +164,7 @@ func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *ana
 // analyseJob type-checks and analyses one unit. A unit that did not compile
 // reports its compiler errors, and the units that depend on it are not
 // analysed (finish marks them failed).
-func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan) (res unitResult) {
+func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, shared *importView) (res unitResult) {
 	defer func() {
 		// runPass recovers the analyzers' panics; this is for the type
 		// checker's and the export data reader's.
@@ -178,7 +179,11 @@ func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *an
 	if j.failed || ctx.Err() != nil || len(j.u.CompiledGoFiles) == 0 {
 		return unitResult{}
 	}
-	c, err := typeCheck(j.u, exports)
+	view := shared
+	if !j.u.plainDeps() {
+		view = newImportView()
+	}
+	c, err := typeCheck(j.u, exports, view)
 	if err != nil {
 		return unitResult{errs: []report.PackageError{{Package: j.u.path(), Message: report.OneLine(err.Error())}}, failed: true}
 	}
@@ -188,5 +193,5 @@ func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *an
 			providers[path] = p.facts
 		}
 	}
-	return runAnalyzers(ctx, j.u, c, plan, providers, j.report)
+	return runAnalyzers(ctx, j.u, c, plan, providers, j.report, j.big)
 }

@@ -142,7 +142,7 @@ func writeUnit(t *testing.T, dir, path, src string) *unit {
 // that require it, and leaves the others' diagnostics.
 func TestRunAnalyzersPanic(t *testing.T) {
 	u := writeUnit(t, t.TempDir(), "example.com/cache", "package cache\n\nfunc Get() int { return 1 }\n")
-	c, err := typeCheck(u, nil)
+	c, err := typeCheck(u, nil, newImportView())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestRunAnalyzersPanic(t *testing.T) {
 		pass.Report(analysis.Diagnostic{Pos: pass.Files[0].Decls[0].Pos(), Category: "cat", Message: "get is here"})
 		return nil, nil
 	}}
-	r := runAnalyzers(context.Background(), u, c, planAnalyzers([]*analysis.Analyzer{after, boom, fine}), nil, true)
+	r := runAnalyzers(context.Background(), u, c, planAnalyzers([]*analysis.Analyzer{after, boom, fine}), nil, true, false)
 	var msgs []string
 	for _, e := range r.errs {
 		if e.Package != "example.com/cache" {
@@ -177,7 +177,7 @@ func TestRunAnalyzersPanic(t *testing.T) {
 func TestFactsAcrossUnits(t *testing.T) {
 	dir := t.TempDir()
 	u := writeUnit(t, dir, "example.com/store", "package store\n\ntype DB struct{}\n\nfunc (*DB) Flush() {}\n\nfunc Open() *DB { return nil }\n")
-	c, err := typeCheck(u, nil)
+	c, err := typeCheck(u, nil, newImportView())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestFactsAcrossUnits(t *testing.T) {
 
 	// A second check of the same source stands for any other view of
 	// the package: its objects are not the first check's.
-	c2, err := typeCheck(u, nil)
+	c2, err := typeCheck(u, nil, newImportView())
 	if err != nil {
 		t.Fatal(err)
 	}

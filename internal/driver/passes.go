@@ -12,6 +12,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+
+	"github.com/lockaudit/lockaudit/internal/memlimit"
 
 	"github.com/lockaudit/lockaudit/internal/report"
 )
@@ -80,7 +83,10 @@ type unitResult struct {
 // each with the results of those it requires. With diagnostics false the
 // unit is analysed for its facts only. A failed or panicking analyzer
 // fails those that require it, not the others.
-func runAnalyzers(ctx context.Context, u *unit, c *checkedUnit, plan *analyzerPlan, providers map[string]*frozenFacts, diagnostics bool) unitResult {
+//
+// For a big unit, the heap is paced once its SSA form is built
+// (memlimit.Bound), as the vet tool paces each of its processes.
+func runAnalyzers(ctx context.Context, u *unit, c *checkedUnit, plan *analyzerPlan, providers map[string]*frozenFacts, diagnostics, big bool) unitResult {
 	facts := newUnitFacts(c.pkg, providers)
 	analyzers := plan.factsOnly
 	if diagnostics {
@@ -120,6 +126,9 @@ func runAnalyzers(ctx context.Context, u *unit, c *checkedUnit, plan *analyzerPl
 			}))
 		}
 		done[a] = outcome{result, err}
+		if big && a == buildssa.Analyzer && err == nil {
+			defer memlimit.Bound()()
+		}
 		if diagnostics && plan.roots[a] {
 			if err != nil {
 				res.errs = append(res.errs, report.PackageError{Package: u.path(), Message: a.Name + ": " + report.OneLine(err.Error())})

@@ -28,12 +28,41 @@ type checkedUnit struct {
 // maxTypeErrors bounds the type errors reported for one unit.
 const maxTypeErrors = 10
 
+// An importView is a file set and the packages read from export data into
+// it: the types a unit is checked against.
+//
+// A unit whose dependencies are all plain packages (no test variant) can
+// share the view of the units checked before it on the same worker, so
+// that each dependency's export data is read once per worker rather than
+// once per importer. Reading export data adds objects to the packages it
+// mentions, so a view is never shared between goroutines; a unit whose
+// dependencies include test variants gets a view of its own, since a path
+// may name another package there.
+type importView struct {
+	fset     *token.FileSet
+	packages map[string]*types.Package
+}
+
+func newImportView() *importView {
+	return &importView{fset: token.NewFileSet(), packages: make(map[string]*types.Package)}
+}
+
+// plainDeps reports whether u depends on no test variant, so that it can
+// share a view with other such units.
+func (u *unit) plainDeps() bool {
+	for _, id := range u.Deps {
+		if strings.Contains(id, " [") {
+			return false
+		}
+	}
+	return true
+}
+
 // typeCheck parses u's compiled Go files and type-checks them against the
-// export data of its imports, which exports gives by unit ID. Each unit has
-// its own file set and its own view of the packages it imports, so units
-// are checked in parallel and their memory goes when they are done.
-func typeCheck(u *unit, exports map[string]string) (*checkedUnit, error) {
-	c := &checkedUnit{fset: token.NewFileSet(), sizes: types.SizesFor("gc", build.Default.GOARCH)}
+// export data of its imports, which exports gives by unit ID, read into
+// view.
+func typeCheck(u *unit, exports map[string]string, view *importView) (*checkedUnit, error) {
+	c := &checkedUnit{fset: view.fset, sizes: types.SizesFor("gc", build.Default.GOARCH)}
 	for _, name := range u.CompiledGoFiles {
 		f, err := parser.ParseFile(c.fset, absIn(u.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
@@ -41,7 +70,7 @@ func typeCheck(u *unit, exports map[string]string) (*checkedUnit, error) {
 		}
 		c.files = append(c.files, f)
 	}
-	imports := make(map[string]*types.Package)
+	imports := view.packages
 	importer := importerFunc(func(path string) (*types.Package, error) {
 		id := path
 		if mapped, ok := u.ImportMap[path]; ok {

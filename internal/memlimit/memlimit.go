@@ -51,6 +51,23 @@ func AfterSSA() int64 {
 	return setFor(live, inUse)
 }
 
+// Bound sets the limit AfterSSA would, whether or not Enable was called,
+// and returns a function that puts the previous limit back. The in-process
+// driver calls it once a big package's SSA is built, and undoes it when the
+// package is done: it runs one big package at a time among small ones, so
+// the limit paces the big one's analysis and is gone before the next.
+func Bound() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(-1)
+	live, inUse := heapNow()
+	if setFor(live, inUse) == 0 {
+		return func() {}
+	}
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
 func setFor(live, inUse uint64) int64 {
 	if live < MinLive {
 		return 0

@@ -53,3 +53,25 @@ func TestHeapNow(t *testing.T) {
 	}
 	runtime.KeepAlive(keep)
 }
+
+// TestBound checks that Bound sets a limit over a big live heap and that
+// its restore puts the previous one back.
+func TestBound(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "") // Bound leaves a limit the user set alone
+	keep := make([]byte, MinLive+(16<<20))
+	for i := range keep {
+		keep[i] = 1 // make it resident
+	}
+	runtime.GC()
+	restore := Bound()
+	if cur := debug.SetMemoryLimit(-1); cur == math.MaxInt64 {
+		t.Errorf("no limit over a live heap of %d bytes", len(keep))
+	}
+	restore()
+	if cur := debug.SetMemoryLimit(-1); cur != math.MaxInt64 {
+		t.Errorf("limit after restore = %d, want none", cur)
+	}
+	runtime.KeepAlive(keep)
+}

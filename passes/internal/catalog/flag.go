@@ -35,6 +35,14 @@ func (e *Extra) Set(list string) error {
 	return nil
 }
 
+// Reset empties the list: a driver that sets the flag for one run puts
+// it back this way (Set adds to the list).
+func (e *Extra) Reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.entries = nil
+}
+
 // Current returns the default catalogue extended with the flag's entries.
 func Current() *Catalog {
 	c := Default()
