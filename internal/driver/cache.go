@@ -57,8 +57,9 @@ type resultCache struct {
 	factTypes map[string]reflect.Type // the analyzers' fact types, by name
 }
 
-// openCache returns the cache for a run of analyzers with the analyzer
-// flags flags, or nil when it is off or cannot be used.
+// openCache returns the cache for a run of analyzers (all that run, those
+// required included) with the analyzer flags flags, or nil when it is off
+// or cannot be used.
 func openCache(analyzers []*analysis.Analyzer, flags []string) *resultCache {
 	dir := os.Getenv(CacheEnv)
 	if dir == "off" {
@@ -88,10 +89,12 @@ func openCache(analyzers []*analysis.Analyzer, flags []string) *resultCache {
 		fmt.Fprintf(h, "flag %s\n", f)
 	}
 	c.salt = h.Sum(nil)
-	forEachFactType(analyzers, func(f analysis.Fact) {
-		t := reflect.TypeOf(f)
-		c.factTypes[factTypeName(t)] = t
-	})
+	for _, a := range analyzers {
+		for _, f := range a.FactTypes {
+			t := reflect.TypeOf(f)
+			c.factTypes[factTypeName(t)] = t
+		}
+	}
 	c.trim(time.Now())
 	return c
 }
@@ -113,28 +116,6 @@ func executableHash() ([]byte, error) {
 		return nil, err
 	}
 	return h.Sum(nil), nil
-}
-
-// forEachFactType calls fn with each fact type of the analyzers and of
-// those they require.
-func forEachFactType(analyzers []*analysis.Analyzer, fn func(analysis.Fact)) {
-	seen := make(map[*analysis.Analyzer]bool)
-	var visit func(a *analysis.Analyzer)
-	visit = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, f := range a.FactTypes {
-			fn(f)
-		}
-		for _, r := range a.Requires {
-			visit(r)
-		}
-	}
-	for _, a := range analyzers {
-		visit(a)
-	}
 }
 
 func factTypeName(t reflect.Type) string {

@@ -52,7 +52,8 @@ func runUnits(ctx context.Context, env goEnv, cfg Config, build, patterns []stri
 		return nil, nil, nil, err
 	}
 	defer restore()
-	res := runInProcess(ctx, units, planJobs(units), analyzers, openCache(analyzers, vetFlags(cfg)))
+	plan := planAnalyzers(analyzers)
+	res := runInProcess(ctx, units, planJobs(units), plan, openCache(plan.all, vetFlags(cfg)))
 	if ctx.Err() != nil {
 		return nil, nil, nil, ErrInterrupted
 	}

@@ -67,14 +67,11 @@ func (l *packageList) vetArgs(patterns []string) []string {
 // package that cannot be loaded becomes an error entry while the others are
 // still analysed (go vet itself stops at the first such problem).
 func listPackages(ctx context.Context, env goEnv, buildFlags, patterns []string) (*packageList, error) {
-	args := append([]string{"list", "-e", "-json=" + listFields}, buildFlags...)
-	args = append(args, patterns...)
-	var stdout, stderr bytes.Buffer
-	runErr := runGoCommand(ctx, env, &stdout, &stderr, args...)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	stdout, stderr, runErr, err := runGoList(ctx, env, buildFlags, patterns, "-json="+listFields)
+	if err != nil {
+		return nil, err
 	}
-	list, err := parseGoList(&stdout, stderr.String())
+	list, err := parseGoList(stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +79,20 @@ func listPackages(ctx context.Context, env goEnv, buildFlags, patterns []string)
 		return nil, fmt.Errorf("go list: %v", runErr)
 	}
 	return list, nil
+}
+
+// runGoList runs go list -e with flags, the build flags and the patterns.
+// runErr is the go command's failure, which its output may explain; err is
+// an interrupt.
+func runGoList(ctx context.Context, env goEnv, buildFlags, patterns []string, flags ...string) (stdout io.Reader, stderr string, runErr, err error) {
+	args := append(append([]string{"list", "-e"}, flags...), buildFlags...)
+	args = append(args, patterns...)
+	var out, errOut bytes.Buffer
+	runErr = runGoCommand(ctx, env, &out, &errOut, args...)
+	if ctx.Err() != nil {
+		return nil, "", nil, ctx.Err()
+	}
+	return &out, errOut.String(), runErr, nil
 }
 
 // noMatchRE matches go list's warning for a pattern that matches nothing.

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/lockaudit/lockaudit/internal/report"
 )
 
@@ -109,15 +107,14 @@ func planJobs(l *unitList) []*job {
 	return order
 }
 
-// runInProcess analyses the jobs with the analyzers, at most GOMAXPROCS at
+// runInProcess analyses the jobs with the plan's analyzers, at most GOMAXPROCS at
 // a time and one big one at a time (schedule.go). Once ctx is cancelled
 // the jobs left are passed over.
-func runInProcess(ctx context.Context, l *unitList, jobs []*job, analyzers []*analysis.Analyzer, cache *resultCache) *vetResult {
+func runInProcess(ctx context.Context, l *unitList, jobs []*job, plan *analyzerPlan, cache *resultCache) *vetResult {
 	exports := make(map[string]string, len(l.units))
 	for _, u := range l.units {
 		exports[u.ImportPath] = u.Export
 	}
-	plan := planAnalyzers(analyzers)
 	res := &vetResult{failed: make(map[string]bool)}
 	q := newJobQueue(jobs)
 	var wg sync.WaitGroup

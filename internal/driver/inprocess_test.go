@@ -281,7 +281,7 @@ func TestInProcessStd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runInProcess(context.Background(), l, planJobs(l), []*analysis.Analyzer{reader}, nil)
+	res := runInProcess(context.Background(), l, planJobs(l), planAnalyzers([]*analysis.Analyzer{reader}), nil)
 	if len(res.errors) > 0 {
 		t.Fatalf("errors: %v", res.errors)
 	}

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,14 +88,11 @@ type unitList struct {
 // all their dependencies, compiling each (from the build cache when it can)
 // for its export data.
 func listUnits(ctx context.Context, env goEnv, buildFlags, patterns []string) (*unitList, error) {
-	args := append([]string{"list", "-e", "-deps", "-test", "-export", "-compiled", "-json=" + unitFields}, buildFlags...)
-	args = append(args, patterns...)
-	var stdout, stderr bytes.Buffer
-	runErr := runGoCommand(ctx, env, &stdout, &stderr, args...)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	stdout, stderr, runErr, err := runGoList(ctx, env, buildFlags, patterns, "-deps", "-test", "-export", "-compiled", "-json="+unitFields)
+	if err != nil {
+		return nil, err
 	}
-	list, err := parseUnits(&stdout, stderr.String())
+	list, err := parseUnits(stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
