@@ -28,6 +28,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "lockaudit")
+	// The runs share one result cache, which goes with the binary: each
+	// build of the tests is a new executable, whose results no later run
+	// could read, and they must not pile up in the user's cache.
+	os.Setenv(driverCacheEnv, filepath.Join(dir, "cache"))
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
