@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -55,12 +56,29 @@ type resultCache struct {
 	dir       string
 	salt      []byte                  // this executable and the run's analyzer flags
 	factTypes map[string]reflect.Type // the analyzers' fact types, by name
+	target    *target
+
+	mu      sync.Mutex
+	closed  bool           // close was called: nothing more is written
+	writing sync.WaitGroup // the writes under way
+}
+
+// close stops the cache's writes and waits for those under way, so that
+// an interrupted run leaves no temporary file behind when it exits.
+func (c *resultCache) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.writing.Wait()
 }
 
 // openCache returns the cache for a run of analyzers (all that run, those
-// required included) with the analyzer flags flags, or nil when it is off
-// or cannot be used.
-func openCache(analyzers []*analysis.Analyzer, flags []string) *resultCache {
+// required included) with the analyzer flags flags for target t, or nil
+// when it is off or cannot be used.
+func openCache(analyzers []*analysis.Analyzer, flags []string, t *target) *resultCache {
 	dir := os.Getenv(CacheEnv)
 	if dir == "off" {
 		return nil
@@ -79,9 +97,11 @@ func openCache(analyzers []*analysis.Analyzer, flags []string) *resultCache {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil
 	}
-	c := &resultCache{dir: dir, factTypes: make(map[string]reflect.Type)}
+	c := &resultCache{dir: dir, factTypes: make(map[string]reflect.Type), target: t}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%x\n", cacheVersion, exe)
+	// The target: types' sizes follow GOARCH, and a pure-Go package's
+	// files and export data can be the same for two targets.
+	fmt.Fprintf(h, "%s\n%x\n%s/%s %s\n", cacheVersion, exe, t.goos, t.goarch, t.goversion)
 	for _, a := range analyzers {
 		fmt.Fprintf(h, "analyzer %s\n", a.Name)
 	}
@@ -134,13 +154,19 @@ func (c *resultCache) key(j *job, exports map[string]string) (cacheKey, bool) {
 	u := j.u
 	h := sha256.New()
 	h.Write(c.salt)
-	fmt.Fprintf(h, "unit %s\nreport %v\ngo %s\n", u.ImportPath, j.report, goVersion(u))
+	fmt.Fprintf(h, "unit %s\nreport %v\ngo %s\n", u.ImportPath, j.report, c.target.goVersion(u))
+	// The bytes hashed are the bytes analysed (j.src): a file saved
+	// between two reads must not file its new result under the old key.
+	j.src = make(map[string][]byte, len(u.CompiledGoFiles))
 	for _, name := range u.CompiledGoFiles {
-		data, err := os.ReadFile(absIn(u.Dir, name))
+		file := absIn(u.Dir, name)
+		data, err := os.ReadFile(file)
 		if err != nil {
+			j.src = nil
 			return cacheKey{}, false
 		}
-		fmt.Fprintf(h, "file %s %x\n", absIn(u.Dir, name), sha256.Sum256(data))
+		j.src[file] = data
+		fmt.Fprintf(h, "file %s %x\n", file, sha256.Sum256(data))
 	}
 	for _, id := range u.Deps {
 		fmt.Fprintf(h, "dep %s %s\n", id, exports[id])
@@ -226,6 +252,14 @@ func (c *resultCache) put(k cacheKey, r unitResult) {
 	if c == nil {
 		return
 	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.writing.Add(1)
+	c.mu.Unlock()
+	defer c.writing.Done()
 	e := cacheEntry{Errs: r.errs, Failed: r.failed}
 	if len(r.diags) > 0 {
 		data, err := json.Marshal(r.diags)

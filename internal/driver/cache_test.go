@@ -18,7 +18,7 @@ var factAnalyzer = &analysis.Analyzer{Name: "blocks", Doc: "test facts", FactTyp
 func testCache(t *testing.T, flags ...string) *resultCache {
 	t.Helper()
 	t.Setenv(CacheEnv, t.TempDir())
-	c := openCache([]*analysis.Analyzer{factAnalyzer}, flags)
+	c := openCache([]*analysis.Analyzer{factAnalyzer}, flags, testTarget)
 	if c == nil {
 		t.Fatal("no cache")
 	}
@@ -117,7 +117,7 @@ func TestCacheRoundTrip(t *testing.T) {
 // TestCacheOff checks LOCKAUDIT_CACHE=off.
 func TestCacheOff(t *testing.T) {
 	t.Setenv(CacheEnv, "off")
-	c := openCache(nil, nil)
+	c := openCache(nil, nil, testTarget)
 	if c != nil {
 		t.Fatal("a cache with LOCKAUDIT_CACHE=off")
 	}

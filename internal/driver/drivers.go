@@ -47,16 +47,25 @@ func runUnits(ctx context.Context, env goEnv, cfg Config, build, patterns []stri
 	if len(list.good) == 0 {
 		return list, nil, errs, nil
 	}
+	t, err := goTarget(ctx, env)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, nil, ErrInterrupted
+		}
+		return nil, nil, nil, err
+	}
 	analyzers, restore, err := setAnalyzerFlags(cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer restore()
 	plan := planAnalyzers(analyzers)
-	res := runInProcess(ctx, units, planJobs(units), plan, openCache(plan.all, vetFlags(cfg)))
-	if ctx.Err() != nil {
+	res := runInProcess(ctx, units, planJobs(units), plan, openCache(plan.all, vetFlags(cfg), t), t)
+	if res == nil || ctx.Err() != nil {
+		// Interrupted: analyzers may still be running, on flags that
+		// stay set until the process ends.
 		return nil, nil, nil, ErrInterrupted
 	}
+	restore()
 	errs = append(errs, res.errors...)
 	errs = append(errs, notAnalysed(list.good, res.failed)...)
 	return list, res.diags, errs, nil

@@ -117,20 +117,29 @@ func parseGoList(stdout io.Reader, stderr string) (*packageList, error) {
 
 // add files p as good, or its errors.
 func (list *packageList) add(p listedPackage) {
-	switch {
-	case p.Error != nil:
-		list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: p.Error.message()})
-	case len(p.DepsErrors) > 0:
-		for _, e := range p.DepsErrors {
-			msg := e.message()
-			if n := len(e.ImportStack); n > 0 && e.ImportStack[n-1] != p.ImportPath {
-				msg = "dependency " + e.ImportStack[n-1] + ": " + msg
-			}
-			list.errors = append(list.errors, report.PackageError{Package: p.ImportPath, Message: msg})
-		}
-	default:
-		list.good = append(list.good, p)
+	if errs := loadErrors(p.ImportPath, p.ImportPath, p.Error, p.DepsErrors); len(errs) > 0 {
+		list.errors = append(list.errors, errs...)
+		return
 	}
+	list.good = append(list.good, p)
+}
+
+// loadErrors returns go list's errors for a package (self, as the import
+// stacks name it), reported as package pkg's.
+func loadErrors(pkg, self string, err *listError, deps []*listError) []report.PackageError {
+	if err != nil {
+		return []report.PackageError{{Package: pkg, Message: err.message()}}
+	}
+	var errs []report.PackageError
+	for _, e := range deps {
+		msg := e.message()
+		// go list names a test's imports "p (test)" in the stack.
+		if n := len(e.ImportStack); n > 0 && strings.TrimSuffix(e.ImportStack[n-1], " (test)") != self {
+			msg = "dependency " + e.ImportStack[n-1] + ": " + msg
+		}
+		errs = append(errs, report.PackageError{Package: pkg, Message: msg})
+	}
+	return errs
 }
 
 // addStderr files the errors on go list's stderr.

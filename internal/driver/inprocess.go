@@ -40,7 +40,8 @@ type job struct {
 	failed bool     // it did not compile, or depends on a unit that did not
 	key    cacheKey // its result's key in the cache, if hasKey
 	hasKey bool
-	big    bool // it has bigUnitBytes of source or more (schedule.go)
+	big    bool              // it has bigUnitBytes of source or more (schedule.go)
+	src    map[string][]byte // its files as the cache key hashed them, by name
 }
 
 // planJobs returns the jobs for the listed units, dependencies first.
@@ -79,7 +80,7 @@ func planJobs(l *unitList) []*job {
 		j := &job{u: u, report: roots[id], providers: make(map[string]*job)}
 		jobs[id] = j
 		for _, dep := range u.Deps {
-			if dep == "unsafe" || dep == "C" {
+			if p := packageOfID(dep); p == "unsafe" || p == "C" { // "unsafe [example.com/cmd]" under PGO
 				continue
 			}
 			if p := add(provider(dep)); p != nil && p != j {
@@ -108,9 +109,9 @@ func planJobs(l *unitList) []*job {
 }
 
 // runInProcess analyses the jobs with the plan's analyzers, at most GOMAXPROCS at
-// a time and one big one at a time (schedule.go). Once ctx is cancelled
-// the jobs left are passed over.
-func runInProcess(ctx context.Context, l *unitList, jobs []*job, plan *analyzerPlan, cache *resultCache) *vetResult {
+// a time and one big one at a time (schedule.go). Once ctx is cancelled it
+// returns nil at once, and the jobs left are passed over.
+func runInProcess(ctx context.Context, l *unitList, jobs []*job, plan *analyzerPlan, cache *resultCache, t *target) *vetResult {
 	exports := make(map[string]string, len(l.units))
 	for _, u := range l.units {
 		exports[u.ImportPath] = u.Export
@@ -122,28 +123,43 @@ func runInProcess(ctx context.Context, l *unitList, jobs []*job, plan *analyzerP
 		wg.Go(func() {
 			shared := newImportView()
 			for j := q.next(); j != nil; j = q.next() {
-				r := cachedJob(ctx, j, exports, plan, cache, shared)
+				r := cachedJob(ctx, j, exports, plan, cache, shared, t)
 				q.done(j, func() {
 					j.facts = r.facts
 					res.diags = append(res.diags, r.diags...)
 					res.errors = append(res.errors, r.errs...)
 					if r.failed {
 						j.failed = true
-						res.failed[j.u.path()] = true
+						if len(r.errs) > 0 {
+							// What depends on it is "not analysed"; a unit
+							// go list could not load was reported with
+							// its dependents by the listing.
+							res.failed[j.u.path()] = true
+						}
 					}
 				})
 			}
 		})
 	}
-	wg.Wait()
-	return res
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return res
+	case <-ctx.Done():
+		// The analyzers do not watch ctx, and a big unit can take many
+		// seconds: the run ends now, its workers with the process.
+		// Nothing of theirs is kept, nor written to the cache.
+		cache.close()
+		return nil
+	}
 }
 
 // cachedJob returns j's result from the cache, or analyses j and stores
 // its result there.
-func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, cache *resultCache, shared *importView) unitResult {
-	if j.failed || j.u.compileErr != nil || ctx.Err() != nil {
-		return analyseJob(ctx, j, exports, plan, shared)
+func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, cache *resultCache, shared *importView, t *target) unitResult {
+	if j.failed || j.u.compileErr != nil || j.u.loadFailed() || ctx.Err() != nil {
+		return analyseJob(ctx, j, exports, plan, shared, t)
 	}
 	j.key, j.hasKey = cache.key(j, exports)
 	if j.hasKey {
@@ -151,7 +167,7 @@ func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *ana
 			return r
 		}
 	}
-	r := analyseJob(ctx, j, exports, plan, shared)
+	r := analyseJob(ctx, j, exports, plan, shared, t)
 	if j.hasKey && ctx.Err() == nil {
 		cache.put(j.key, r)
 	}
@@ -161,7 +177,7 @@ func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *ana
 // analyseJob type-checks and analyses one unit. A unit that did not compile
 // reports its compiler errors, and the units that depend on it are not
 // analysed (finish marks them failed).
-func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, shared *importView) (res unitResult) {
+func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, shared *importView, t *target) (res unitResult) {
 	defer func() {
 		// runPass recovers the analyzers' panics; this is for the type
 		// checker's and the export data reader's.
@@ -173,6 +189,9 @@ func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *an
 	if j.u.compileErr != nil {
 		return unitResult{errs: compileErrors(j.u), failed: true}
 	}
+	if j.u.loadFailed() {
+		return unitResult{failed: true} // the listing reported it
+	}
 	if j.failed || ctx.Err() != nil || len(j.u.CompiledGoFiles) == 0 {
 		return unitResult{}
 	}
@@ -180,7 +199,8 @@ func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *an
 	if !j.u.plainDeps() {
 		view = newImportView()
 	}
-	c, err := typeCheck(j.u, exports, view)
+	c, err := typeCheck(j.u, j.src, exports, view, t)
+	j.src = nil
 	if err != nil {
 		return unitResult{errs: []report.PackageError{{Package: j.u.path(), Message: report.OneLine(err.Error())}}, failed: true}
 	}

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -142,7 +143,7 @@ func writeUnit(t *testing.T, dir, path, src string) *unit {
 // that require it, and leaves the others' diagnostics.
 func TestRunAnalyzersPanic(t *testing.T) {
 	u := writeUnit(t, t.TempDir(), "example.com/cache", "package cache\n\nfunc Get() int { return 1 }\n")
-	c, err := typeCheck(u, nil, newImportView())
+	c, err := typeCheck(u, nil, nil, newImportView(), testTarget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestRunAnalyzersPanic(t *testing.T) {
 func TestFactsAcrossUnits(t *testing.T) {
 	dir := t.TempDir()
 	u := writeUnit(t, dir, "example.com/store", "package store\n\ntype DB struct{}\n\nfunc (*DB) Flush() {}\n\nfunc Open() *DB { return nil }\n")
-	c, err := typeCheck(u, nil, newImportView())
+	c, err := typeCheck(u, nil, nil, newImportView(), testTarget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestFactsAcrossUnits(t *testing.T) {
 
 	// A second check of the same source stands for any other view of
 	// the package: its objects are not the first check's.
-	c2, err := typeCheck(u, nil, newImportView())
+	c2, err := typeCheck(u, nil, nil, newImportView(), testTarget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestInProcessStd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runInProcess(context.Background(), l, planJobs(l), planAnalyzers([]*analysis.Analyzer{reader}), nil)
+	res := runInProcess(context.Background(), l, planJobs(l), planAnalyzers([]*analysis.Analyzer{reader}), nil, testTarget)
 	if len(res.errors) > 0 {
 		t.Fatalf("errors: %v", res.errors)
 	}
@@ -299,6 +300,54 @@ func TestInProcessStd(t *testing.T) {
 	} {
 		if !seen[want] {
 			t.Errorf("no facts read for %s", want)
+		}
+	}
+}
+
+// testTarget is the target of the unit tests: this process's.
+var testTarget = &target{goos: runtime.GOOS, goarch: runtime.GOARCH, goversion: runtime.Version(), sizes: types.SizesFor("gc", runtime.GOARCH)}
+
+// TestGoTarget checks that the target comes from the go command, GOENV
+// file included, and the language versions go vet would give.
+func TestGoTarget(t *testing.T) {
+	goenv := filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(goenv, []byte("GOARCH=386\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOENV", goenv)
+	t.Setenv("GOARCH", "")
+	env, cleanup, err := newGoEnv(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	tg, err := goTarget(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.goarch != "386" || tg.sizes.Sizeof(types.Typ[types.Uintptr]) != 4 {
+		t.Errorf("target %s/%s, uintptr of %d bytes; want 386 from GOENV", tg.goos, tg.goarch, tg.sizes.Sizeof(types.Typ[types.Uintptr]))
+	}
+	if !strings.HasPrefix(tg.goversion, "go1.") {
+		t.Errorf("go version %q", tg.goversion)
+	}
+	mod := func(v string) *unit {
+		u := &unit{}
+		u.Module = &struct {
+			Path      string
+			Dir       string
+			Version   string
+			GoVersion string
+			Main      bool
+		}{Path: "example.com/m", GoVersion: v}
+		return u
+	}
+	for _, c := range []struct {
+		u    *unit
+		want string
+	}{{mod("1.22"), "go1.22"}, {mod(""), "go1.16"}, {&unit{Standard: true}, tg.goversion}} {
+		if got := tg.goVersion(c.u); got != c.want {
+			t.Errorf("goVersion = %q, want %q", got, c.want)
 		}
 	}
 }

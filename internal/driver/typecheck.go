@@ -1,10 +1,11 @@
 package driver
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -61,10 +62,17 @@ func (u *unit) plainDeps() bool {
 // typeCheck parses u's compiled Go files and type-checks them against the
 // export data of its imports, which exports gives by unit ID, read into
 // view.
-func typeCheck(u *unit, exports map[string]string, view *importView) (*checkedUnit, error) {
-	c := &checkedUnit{fset: view.fset, sizes: types.SizesFor("gc", build.Default.GOARCH)}
+//
+// src holds the files already read, by name; the others are read here.
+func typeCheck(u *unit, src map[string][]byte, exports map[string]string, view *importView, t *target) (*checkedUnit, error) {
+	c := &checkedUnit{fset: view.fset, sizes: t.sizes}
 	for _, name := range u.CompiledGoFiles {
-		f, err := parser.ParseFile(c.fset, absIn(u.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		file := absIn(u.Dir, name)
+		var text any
+		if data, ok := src[file]; ok {
+			text = data
+		}
+		f, err := parser.ParseFile(c.fset, file, text, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, parseError(err)
 		}
@@ -76,13 +84,14 @@ func typeCheck(u *unit, exports map[string]string, view *importView) (*checkedUn
 		if mapped, ok := u.ImportMap[path]; ok {
 			id = mapped
 		}
-		if id == "unsafe" {
-			return types.Unsafe, nil
-		}
 		// The package's path is the one it was compiled under: a vendored
 		// package's ("vendor/golang.org/x/net/..."), as other packages'
-		// export data name it.
+		// export data name it. PGO renames a main's dependencies, unsafe
+		// included ("unsafe [example.com/cmd]").
 		pkgPath := packageOfID(id)
+		if pkgPath == "unsafe" {
+			return types.Unsafe, nil
+		}
 		if pkg, ok := imports[pkgPath]; ok && pkg.Complete() {
 			return pkg, nil
 		}
@@ -96,7 +105,7 @@ func typeCheck(u *unit, exports map[string]string, view *importView) (*checkedUn
 	tc := &types.Config{
 		Importer:  importer,
 		Sizes:     c.sizes,
-		GoVersion: goVersion(u),
+		GoVersion: t.goVersion(u),
 		Error: func(err error) {
 			if len(typeErrs) < maxTypeErrors {
 				typeErrs = append(typeErrs, err.Error())
@@ -139,13 +148,42 @@ func readExportData(file string, fset *token.FileSet, imports map[string]*types.
 	return gcexportdata.Read(r, fset, imports, path)
 }
 
-// goVersion returns the language version of u's module, as go vet gives it
-// to its tool ("" for the standard library: the toolchain's).
-func goVersion(u *unit) string {
-	if u.Module != nil && u.Module.GoVersion != "" {
+// A target is what the go command builds for: the types' sizes and the
+// language version of packages outside modules follow it, as go vet's
+// configuration of its tool does.
+type target struct {
+	goos, goarch, goversion string // go env GOOS GOARCH GOVERSION
+	sizes                   types.Sizes
+}
+
+// goTarget asks the go command for its target: GOARCH may come from go env
+// -w or GOENV, which build.Default does not read.
+func goTarget(ctx context.Context, env goEnv) (*target, error) {
+	var out, errOut bytes.Buffer
+	if err := runGoCommand(ctx, env, &out, &errOut, "env", "GOOS", "GOARCH", "GOVERSION"); err != nil {
+		return nil, fmt.Errorf("go env: %v: %s", err, strings.TrimSpace(errOut.String()))
+	}
+	f := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(f) != 3 {
+		return nil, fmt.Errorf("go env: unexpected output %q", out.String())
+	}
+	t := &target{goos: f[0], goarch: f[1], sizes: types.SizesFor("gc", f[1])}
+	if v := strings.Fields(f[2]); len(v) > 0 && strings.HasPrefix(v[0], "go1") {
+		t.goversion = v[0] // "go1.26.8"; a development toolchain's is left out
+	}
+	return t, nil
+}
+
+// goVersion returns the language version go vet gives its tool for u: its
+// module's go directive (go1.16 when it has none), or the toolchain's.
+func (t *target) goVersion(u *unit) string {
+	if u.Module != nil {
+		if u.Module.GoVersion == "" {
+			return "go1.16" // the go command's default for a go.mod without one
+		}
 		return "go" + u.Module.GoVersion
 	}
-	return ""
+	return t.goversion
 }
 
 // parseError renders a parse error as the compiler would, at most the

@@ -126,13 +126,24 @@ func parseUnits(stdout io.Reader, stderr string) (*unitList, error) {
 		l.byID[u.ImportPath] = u
 	}
 	for _, u := range l.units {
-		if !u.DepOnly && u.ForTest == "" && !u.testMain(l.byID) {
+		switch {
+		case u.DepOnly || u.testMain(l.byID):
+		case u.ForTest == "":
 			l.pkgs.add(u.listedPackage())
+		case u.loadFailed():
+			// A test variant that cannot be loaded (a test file imports
+			// a package no module provides): the package's error.
+			// A test's errors are its package's, as go vet names them.
+			l.pkgs.errors = append(l.pkgs.errors, loadErrors(u.ForTest, u.path(), u.Error, u.DepsErrors)...)
 		}
 	}
 	l.pkgs.addStderr(stderr)
 	return l, nil
 }
+
+// loadFailed reports whether go list could not load u or a dependency
+// (compile errors apart): it is not analysed, and the listing reports why.
+func (u *unit) loadFailed() bool { return u.Error != nil || len(u.DepsErrors) > 0 }
 
 // isCompileError reports whether e is the compiler's output for a package
 // that does not build ("# pkg" and its errors), rather than a loading error.

@@ -4,7 +4,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"runtime"
 	"sync"
+	"weak"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -102,15 +104,19 @@ func enumTest(b *ssa.BasicBlock) (ssa.Value, *ssa.Const, bool) {
 	return x, c, true
 }
 
-// enumValues caches enumConsts by type.
-var enumValues sync.Map // *types.TypeName -> []string
+// enumValues caches enumConsts by type. Its keys are weak, and an entry
+// goes when its type does: a driver that analyses many packages in one
+// process (the in-process driver, golangci-lint) must not keep every
+// package's types alive through this cache.
+var enumValues sync.Map // weak.Pointer[types.TypeName] -> []string
 
 // enumConsts returns the values of the constants of type t (a named
 // type) that its package declares at package level, as exact strings.
 func enumConsts(t types.Type) []string {
 	n := types.Unalias(t).(*types.Named)
 	obj := n.Obj()
-	if v, ok := enumValues.Load(obj); ok {
+	key := weak.Make(obj)
+	if v, ok := enumValues.Load(key); ok {
 		return v.([]string)
 	}
 	var out []string
@@ -126,6 +132,8 @@ func enumConsts(t types.Type) []string {
 			out = append(out, v.ExactString())
 		}
 	}
-	enumValues.Store(obj, out)
+	if _, loaded := enumValues.LoadOrStore(key, out); !loaded {
+		runtime.AddCleanup(obj, func(k weak.Pointer[types.TypeName]) { enumValues.Delete(k) }, key)
+	}
 	return out
 }
