@@ -3,6 +3,7 @@ package lockorder
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"regexp"
 	"sort"
 
@@ -94,16 +95,28 @@ func (c *checker) exportEdges() {
 // importedEdges returns the class-level edges of the packages this one
 // imports, directly or not, by their (From, To) classes.
 func (c *checker) importedEdges() map[[2]string][]classEdge {
+	return importedEdges(c.pass.AllPackageFacts(), c.pass.Pkg)
+}
+
+// importedEdges groups the edges of the package facts of packages other
+// than self by their (From, To) classes, each group in the order of the
+// edges' sites: drivers hand the facts over in different orders (go vet's
+// unitchecker in map order), and the edge a finding names must not
+// depend on it.
+func importedEdges(facts []analysis.PackageFact, self *types.Package) map[[2]string][]classEdge {
 	out := map[[2]string][]classEdge{}
-	for _, pf := range c.pass.AllPackageFacts() {
+	for _, pf := range facts {
 		f, ok := pf.Fact.(*orderFact)
-		if !ok || pf.Package == c.pass.Pkg {
+		if !ok || pf.Package == self {
 			continue
 		}
 		for _, e := range f.Edges {
 			k := [2]string{e.From, e.To}
 			out[k] = append(out[k], e)
 		}
+	}
+	for _, es := range out {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].Where < es[j].Where })
 	}
 	return out
 }
