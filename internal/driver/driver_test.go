@@ -84,7 +84,7 @@ func TestSetAnalyzerFlags(t *testing.T) {
 	}
 	cfg := Config{Analyzers: []*analysis.Analyzer{held, order}, Selection: sel, Severity: "note", Tests: true, AnalyzerTests: true,
 		Block: []string{"example.com/db.Query=db"}}
-	run, restore, err := setAnalyzerFlags(cfg)
+	run, restore, err := setAnalyzerFlags(cfg.Analyzers, vetFlags(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,12 +54,13 @@ func runUnits(ctx context.Context, env goEnv, cfg Config, build, patterns []stri
 		}
 		return nil, nil, nil, err
 	}
-	analyzers, restore, err := setAnalyzerFlags(cfg)
+	flags := vetFlags(cfg)
+	analyzers, restore, err := setAnalyzerFlags(cfg.Analyzers, flags)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	plan := planAnalyzers(analyzers)
-	res := runInProcess(ctx, units, planJobs(units), plan, openCache(plan.all, vetFlags(cfg), t), t)
+	res := runInProcess(ctx, units, planJobs(units), plan, openCache(plan.all, flags, t), t)
 	if res == nil || ctx.Err() != nil {
 		// Interrupted: analyzers may still be running, on flags that
 		// stay set until the process ends.
@@ -74,9 +75,9 @@ func runUnits(ctx context.Context, env goEnv, cfg Config, build, patterns []stri
 // setAnalyzerFlags sets, in this process, the analyzer flags that vetFlags
 // gives the vet tool. It returns the analyzers to run, and a function that
 // puts the flags back to their defaults.
-func setAnalyzerFlags(cfg Config) ([]*analysis.Analyzer, func(), error) {
+func setAnalyzerFlags(analyzers []*analysis.Analyzer, flags []string) ([]*analysis.Analyzer, func(), error) {
 	byName := make(map[string]*analysis.Analyzer)
-	for _, a := range cfg.Analyzers {
+	for _, a := range analyzers {
 		byName[a.Name] = a
 	}
 	var set []*flag.Flag
@@ -86,7 +87,7 @@ func setAnalyzerFlags(cfg Config) ([]*analysis.Analyzer, func(), error) {
 		}
 	}
 	off := make(map[string]bool)
-	for _, arg := range vetFlags(cfg) {
+	for _, arg := range flags {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
 		an, fl, ok := strings.Cut(name, ".")
 		if !ok {
@@ -111,7 +112,7 @@ func setAnalyzerFlags(cfg Config) ([]*analysis.Analyzer, func(), error) {
 		set = append(set, f)
 	}
 	var run []*analysis.Analyzer
-	for _, a := range cfg.Analyzers {
+	for _, a := range analyzers {
 		if !off[a.Name] {
 			run = append(run, a)
 		}

@@ -21,11 +21,17 @@ type listedPackage struct {
 	Deps         []string
 	TestImports  []string
 	XTestImports []string
-	Module       *struct {
-		Path string
-		Dir  string
-		Main bool
-	}
+	Module       *listedModule
+}
+
+// A listedModule is go list's Module (Version and GoVersion are listed
+// for the in-process driver only).
+type listedModule struct {
+	Path      string
+	Dir       string
+	Version   string
+	GoVersion string
+	Main      bool
 }
 
 // listError is go list's PackageError.

@@ -158,8 +158,8 @@ func runInProcess(ctx context.Context, l *unitList, jobs []*job, plan *analyzerP
 // cachedJob returns j's result from the cache, or analyses j and stores
 // its result there.
 func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, cache *resultCache, shared *importView, t *target) unitResult {
-	if j.failed || j.u.compileErr != nil || j.u.loadFailed() || ctx.Err() != nil {
-		return analyseJob(ctx, j, exports, plan, shared, t)
+	if r, skip := skipped(ctx, j); skip {
+		return r
 	}
 	j.key, j.hasKey = cache.key(j, exports)
 	if j.hasKey {
@@ -174,9 +174,23 @@ func cachedJob(ctx context.Context, j *job, exports map[string]string, plan *ana
 	return r
 }
 
-// analyseJob type-checks and analyses one unit. A unit that did not compile
-// reports its compiler errors, and the units that depend on it are not
-// analysed (finish marks them failed).
+// skipped returns the result of a unit that is not analysed (nor cached):
+// one that did not compile reports its compiler errors; one go list could
+// not load was reported by the listing; one that depends on a failed unit
+// (the queue marks it) or comes after an interrupt has none.
+func skipped(ctx context.Context, j *job) (unitResult, bool) {
+	switch {
+	case j.u.compileErr != nil:
+		return unitResult{errs: compileErrors(j.u), failed: true}, true
+	case j.u.loadFailed():
+		return unitResult{failed: true}, true
+	case j.failed || ctx.Err() != nil:
+		return unitResult{}, true
+	}
+	return unitResult{}, false
+}
+
+// analyseJob type-checks and analyses one unit.
 func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *analyzerPlan, shared *importView, t *target) (res unitResult) {
 	defer func() {
 		// runPass recovers the analyzers' panics; this is for the type
@@ -186,14 +200,8 @@ func analyseJob(ctx context.Context, j *job, exports map[string]string, plan *an
 				Message: fmt.Sprintf("internal error: panic: %v (%s)", r, panicSite(debug.Stack()))}}, failed: true}
 		}
 	}()
-	if j.u.compileErr != nil {
-		return unitResult{errs: compileErrors(j.u), failed: true}
-	}
-	if j.u.loadFailed() {
-		return unitResult{failed: true} // the listing reported it
-	}
-	if j.failed || ctx.Err() != nil || len(j.u.CompiledGoFiles) == 0 {
-		return unitResult{}
+	if len(j.u.CompiledGoFiles) == 0 {
+		return unitResult{} // nothing to check (its key still stands for its dependents)
 	}
 	view := shared
 	if !j.u.plainDeps() {

@@ -20,14 +20,14 @@ import (
 // recompiled bufio is listed, as when nothing else imports bufio.
 func stringsLike() *unitList {
 	units := []*unit{
-		{ImportPath: "errors", DepOnly: true, CompiledGoFiles: []string{"errors.go"}},
-		{ImportPath: "strings", Deps: []string{"errors"}, CompiledGoFiles: []string{"s.go"}},
-		{ImportPath: "io", Deps: []string{"errors"}, CompiledGoFiles: []string{"io.go"}},
-		{ImportPath: "strings [strings.test]", ForTest: "strings", Deps: []string{"errors"}, CompiledGoFiles: []string{"s.go", "export_test.go"}},
-		{ImportPath: "bufio [strings.test]", ForTest: "strings", DepOnly: true, Deps: []string{"errors", "strings [strings.test]"}, CompiledGoFiles: []string{"bufio.go"}},
-		{ImportPath: "testing [strings.test]", ForTest: "strings", DepOnly: true, Deps: []string{"bufio [strings.test]", "errors", "io", "strings [strings.test]"}, CompiledGoFiles: []string{"testing.go"}},
-		{ImportPath: "strings_test [strings.test]", ForTest: "strings", Deps: []string{"errors", "io", "strings [strings.test]", "testing [strings.test]"}, CompiledGoFiles: []string{"x_test.go"}},
-		{ImportPath: "strings.test", Name: "main", Deps: []string{"strings [strings.test]", "strings_test [strings.test]", "testing [strings.test]"}, CompiledGoFiles: []string{"/cache/testmain.go"}},
+		{listedPackage: listedPackage{ImportPath: "errors"}, DepOnly: true, CompiledGoFiles: []string{"errors.go"}},
+		{listedPackage: listedPackage{ImportPath: "strings", Deps: []string{"errors"}}, CompiledGoFiles: []string{"s.go"}},
+		{listedPackage: listedPackage{ImportPath: "io", Deps: []string{"errors"}}, CompiledGoFiles: []string{"io.go"}},
+		{listedPackage: listedPackage{ImportPath: "strings [strings.test]", Deps: []string{"errors"}}, ForTest: "strings", CompiledGoFiles: []string{"s.go", "export_test.go"}},
+		{listedPackage: listedPackage{ImportPath: "bufio [strings.test]", Deps: []string{"errors", "strings [strings.test]"}}, ForTest: "strings", DepOnly: true, CompiledGoFiles: []string{"bufio.go"}},
+		{listedPackage: listedPackage{ImportPath: "testing [strings.test]", Deps: []string{"bufio [strings.test]", "errors", "io", "strings [strings.test]"}}, ForTest: "strings", DepOnly: true, CompiledGoFiles: []string{"testing.go"}},
+		{listedPackage: listedPackage{ImportPath: "strings_test [strings.test]", Deps: []string{"errors", "io", "strings [strings.test]", "testing [strings.test]"}}, ForTest: "strings", CompiledGoFiles: []string{"x_test.go"}},
+		{listedPackage: listedPackage{ImportPath: "strings.test", Deps: []string{"strings [strings.test]", "strings_test [strings.test]", "testing [strings.test]"}}, Name: "main", CompiledGoFiles: []string{"/cache/testmain.go"}},
 	}
 	l := &unitList{byID: make(map[string]*unit)}
 	for _, u := range units {
@@ -135,7 +135,7 @@ func writeUnit(t *testing.T, dir, path, src string) *unit {
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	return &unit{ImportPath: path, Dir: dir, CompiledGoFiles: []string{"a.go"}}
+	return &unit{listedPackage: listedPackage{ImportPath: path, Dir: dir}, CompiledGoFiles: []string{"a.go"}}
 }
 
 // TestRunAnalyzersPanic checks that a panicking analyzer becomes an error
@@ -332,15 +332,7 @@ func TestGoTarget(t *testing.T) {
 		t.Errorf("go version %q", tg.goversion)
 	}
 	mod := func(v string) *unit {
-		u := &unit{}
-		u.Module = &struct {
-			Path      string
-			Dir       string
-			Version   string
-			GoVersion string
-			Main      bool
-		}{Path: "example.com/m", GoVersion: v}
-		return u
+		return &unit{listedPackage: listedPackage{Module: &listedModule{Path: "example.com/m", GoVersion: v}}}
 	}
 	for _, c := range []struct {
 		u    *unit

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 
 	"github.com/lockaudit/lockaudit/internal/memlimit"
-
 	"github.com/lockaudit/lockaudit/internal/report"
 )
 
@@ -48,19 +47,16 @@ func planAnalyzers(roots []*analysis.Analyzer) *analyzerPlan {
 		p.roots[a] = true
 		visit(a)
 	}
+	// p.all has each analyzer after those it requires: walked backwards,
+	// an analyzer is needed before its requirements are looked at.
 	need := make(map[*analysis.Analyzer]bool)
-	var require func(a *analysis.Analyzer)
-	require = func(a *analysis.Analyzer) {
-		if !need[a] {
+	for i := len(p.all) - 1; i >= 0; i-- {
+		a := p.all[i]
+		if len(a.FactTypes) > 0 || need[a] {
 			need[a] = true
 			for _, r := range a.Requires {
-				require(r)
+				need[r] = true
 			}
-		}
-	}
-	for _, a := range p.all {
-		if len(a.FactTypes) > 0 {
-			require(a)
 		}
 	}
 	for _, a := range p.all {
@@ -76,7 +72,7 @@ type unitResult struct {
 	diags  []vetDiagnostic
 	errs   []report.PackageError
 	facts  *frozenFacts
-	failed bool // the unit did not compile or type-check
+	failed bool // the unit did not load, compile or type-check
 }
 
 // runAnalyzers runs the plan's analyzers on a type-checked unit, in order,
@@ -98,7 +94,7 @@ func runAnalyzers(ctx context.Context, u *unit, c *checkedUnit, plan *analyzerPl
 	}
 	done := make(map[*analysis.Analyzer]outcome)
 	var res unitResult
-	readable := readableFiles(u)
+	files := filesOf(u)
 	for _, a := range analyzers {
 		if ctx.Err() != nil {
 			break // the run is over: nothing of this unit is kept
@@ -119,7 +115,7 @@ func runAnalyzers(ctx context.Context, u *unit, c *checkedUnit, plan *analyzerPl
 			slices.Sort(failed)
 			err = fmt.Errorf("failed prerequisites: %s", strings.Join(failed, ", "))
 		} else {
-			result, err = runPass(a, newPass(a, u, c, facts, inputs, readable, func(d analysis.Diagnostic) {
+			result, err = runPass(a, newPass(a, u, c, facts, inputs, files, func(d analysis.Diagnostic) {
 				if diagnostics && plan.roots[a] {
 					diags = append(diags, vetDiagnostic{Package: u.path(), Analyzer: a.Name, jsonDiagnostic: toJSON(c.fset, d)})
 				}
@@ -142,7 +138,7 @@ func runAnalyzers(ctx context.Context, u *unit, c *checkedUnit, plan *analyzerPl
 }
 
 // newPass returns the pass of analyzer a over the unit.
-func newPass(a *analysis.Analyzer, u *unit, c *checkedUnit, facts *unitFacts, inputs map[*analysis.Analyzer]any, readable map[string]bool, report func(analysis.Diagnostic)) *analysis.Pass {
+func newPass(a *analysis.Analyzer, u *unit, c *checkedUnit, facts *unitFacts, inputs map[*analysis.Analyzer]any, files unitFiles, report func(analysis.Diagnostic)) *analysis.Pass {
 	filter := make(map[reflect.Type]bool)
 	for _, f := range a.FactTypes {
 		filter[reflect.TypeOf(f)] = true
@@ -151,15 +147,15 @@ func newPass(a *analysis.Analyzer, u *unit, c *checkedUnit, facts *unitFacts, in
 		Analyzer:     a,
 		Fset:         c.fset,
 		Files:        c.files,
-		OtherFiles:   otherFiles(u),
-		IgnoredFiles: absAll(u.Dir, u.IgnoredGoFiles),
+		OtherFiles:   files.other,
+		IgnoredFiles: files.ignored,
 		Pkg:          c.pkg,
 		TypesInfo:    c.info,
 		TypesSizes:   c.sizes,
 		ResultOf:     inputs,
 		Report:       report,
 		ReadFile: func(name string) ([]byte, error) {
-			if !readable[name] {
+			if !files.readable[name] {
 				return nil, fmt.Errorf("%s: ReadFile(%q): not a file of the package", a.Name, name)
 			}
 			return os.ReadFile(name)
@@ -244,24 +240,23 @@ func toJSON(fset *token.FileSet, d analysis.Diagnostic) jsonDiagnostic {
 	return j
 }
 
-// readableFiles are the files an analyzer may read through Pass.ReadFile.
-func readableFiles(u *unit) map[string]bool {
-	m := make(map[string]bool)
-	for _, list := range [][]string{u.GoFiles, u.CompiledGoFiles, u.IgnoredGoFiles, u.CFiles, u.CXXFiles, u.HFiles, u.SFiles} {
-		for _, f := range list {
-			m[absIn(u.Dir, f)] = true
-		}
-	}
-	return m
+// unitFiles are a unit's files as its passes give them.
+type unitFiles struct {
+	other, ignored []string        // OtherFiles (C, C++, headers, assembly) and IgnoredFiles
+	readable       map[string]bool // what Pass.ReadFile may read: these and the Go files
 }
 
-// otherFiles are the unit's non-Go source files.
-func otherFiles(u *unit) []string {
-	var out []string
+func filesOf(u *unit) unitFiles {
+	f := unitFiles{ignored: absAll(u.Dir, u.IgnoredGoFiles), readable: make(map[string]bool)}
 	for _, list := range [][]string{u.CFiles, u.CXXFiles, u.HFiles, u.SFiles} {
-		out = append(out, absAll(u.Dir, list)...)
+		f.other = append(f.other, absAll(u.Dir, list)...)
 	}
-	return out
+	for _, list := range [][]string{f.other, f.ignored, absAll(u.Dir, u.GoFiles), absAll(u.Dir, u.CompiledGoFiles)} {
+		for _, name := range list {
+			f.readable[name] = true
+		}
+	}
+	return f
 }
 
 func absAll(dir string, names []string) []string {

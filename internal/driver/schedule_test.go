@@ -6,10 +6,10 @@ import "testing"
 // another big one runs, that small jobs pass it, and that a job becomes
 // ready when its last provider is done.
 func TestJobQueueOneBigAtATime(t *testing.T) {
-	index := &job{u: &unit{ImportPath: "example.com/db/index"}}
-	wal := &job{u: &unit{ImportPath: "example.com/db/wal"}}
-	codec := &job{u: &unit{ImportPath: "example.com/db/codec"}}
-	server := &job{u: &unit{ImportPath: "example.com/db/server"}, waiting: 2}
+	index := &job{u: &unit{listedPackage: listedPackage{ImportPath: "example.com/db/index"}}}
+	wal := &job{u: &unit{listedPackage: listedPackage{ImportPath: "example.com/db/wal"}}}
+	codec := &job{u: &unit{listedPackage: listedPackage{ImportPath: "example.com/db/codec"}}}
+	server := &job{u: &unit{listedPackage: listedPackage{ImportPath: "example.com/db/server"}}, waiting: 2}
 	index.dependents = []*job{server}
 	codec.dependents = []*job{server}
 	q := newJobQueue([]*job{index, wal, codec, server})

@@ -15,9 +15,8 @@ import (
 // package, or one of its test variants ("p [p.test]", "p_test [p.test]",
 // or a dependency recompiled for p's test, "q [p.test]").
 type unit struct {
-	ImportPath      string // the unit's ID: the import path, with the variant suffix
+	listedPackage   // ImportPath is the unit's ID: the import path, with the variant suffix
 	Name            string
-	Dir             string
 	ForTest         string
 	Export          string // the compiler's export data
 	GoFiles         []string
@@ -27,28 +26,15 @@ type unit struct {
 	CXXFiles        []string
 	HFiles          []string
 	SFiles          []string
-	Imports         []string
 	ImportMap       map[string]string
-	Deps            []string
 	DepOnly         bool
 	Standard        bool
-	Error           *listError
-	DepsErrors      []*listError
-	TestImports     []string
-	XTestImports    []string
 	compileErr      *listError // the compiler's errors, when it did not build
-	Module          *struct {
-		Path      string
-		Dir       string
-		Version   string
-		GoVersion string
-		Main      bool
-	}
 }
 
 // unitFields are the fields Run asks go list for, for each unit.
 const unitFields = "ImportPath,Name,Dir,ForTest,Export,GoFiles,CompiledGoFiles,IgnoredGoFiles,CFiles,CXXFiles,HFiles,SFiles," +
-	"Imports,ImportMap,Deps,DepOnly,Standard,Error,DepsErrors,TestImports,XTestImports,Module"
+	"ImportMap,Deps,DepOnly,Standard,Error,DepsErrors,TestImports,XTestImports,Module"
 
 // path returns the unit's import path without its variant suffix.
 func (u *unit) path() string { return packageOfID(u.ImportPath) }
@@ -61,20 +47,6 @@ func (u *unit) testMain(byID map[string]*unit) bool {
 		return false
 	}
 	return byID[base+" ["+u.ImportPath+"]"] != nil || byID[base+"_test ["+u.ImportPath+"]"] != nil || byID[base] != nil
-}
-
-// listedPackage returns what the go vet driver knows of u.
-func (u *unit) listedPackage() listedPackage {
-	p := listedPackage{ImportPath: u.ImportPath, Dir: u.Dir, Error: u.Error, DepsErrors: u.DepsErrors,
-		Deps: u.Deps, TestImports: u.TestImports, XTestImports: u.XTestImports}
-	if u.Module != nil {
-		p.Module = &struct {
-			Path string
-			Dir  string
-			Main bool
-		}{u.Module.Path, u.Module.Dir, u.Module.Main}
-	}
-	return p
 }
 
 // A unitList is what go list -deps -test -export said of the patterns.
@@ -129,7 +101,7 @@ func parseUnits(stdout io.Reader, stderr string) (*unitList, error) {
 		switch {
 		case u.DepOnly || u.testMain(l.byID):
 		case u.ForTest == "":
-			l.pkgs.add(u.listedPackage())
+			l.pkgs.add(u.listedPackage)
 		case u.loadFailed():
 			// A test variant that cannot be loaded (a test file imports
 			// a package no module provides): the package's error.
