@@ -429,7 +429,8 @@ func cheapFunc(v ssa.Value) bool {
 // of an options or configuration struct (opts.MaxConcurrentCompactions,
 // cfg.WALMinSyncInterval), wherever it is later kept. A getter takes no
 // parameters and returns one value, or resolves a setting by name
-// (resolvesByName: cfg.GetChannelOptions(channel)).
+// (resolvesByName: cfg.GetChannelOptions(channel)). An element of a
+// field's list of getters (factories: opts.PropertyCollectors[i]) is one.
 func settingGetter(v ssa.Value) bool {
 	sig, ok := v.Type().Underlying().(*types.Signature)
 	if !ok {
@@ -443,7 +444,16 @@ func settingGetter(v ssa.Value) bool {
 	if !ok || load.Op != token.MUL {
 		return false
 	}
-	for x := load.X; ; {
+	x := load.X
+	if ia, ok := x.(*ssa.IndexAddr); ok {
+		// An element of a list of getters (a factory per table:
+		// opts.PropertyCollectors[i]).
+		x = ia.X
+		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+			x = u.X
+		}
+	}
+	for {
 		fa, ok := x.(*ssa.FieldAddr)
 		if !ok {
 			return false
