@@ -92,7 +92,9 @@
 // parameters and returns one value, or that looks a setting up by name
 // (parameters of plain data, one of them text; results by value, no error
 // and no interface: GetChannelOptions func(channel string)
-// ChannelOptions), is a getter of a setting. An interface that only the
+// ChannelOptions), is a getter of a setting, and so is each element of
+// such a field's list of them (factories: PropertyCollectors []func()
+// PropertyCollector). An interface that only the
 // module can implement (unexported, in an internal package, or sealed by an
 // unexported method) is resolved to its implementations in the program:
 // the package and what its non-test files import, not the helpers only
@@ -126,7 +128,13 @@
 // (time.AfterFunc(d, s.expire)), code of the package that does not publish
 // the object, delays only that work, unless it waits for another goroutine
 // while holding the lock (a channel, a select, a WaitGroup), which can be
-// that work.
+// that work. The same goes for an object whose last reference the package
+// has just dropped (past if c.refs.Add(-1) == 0, atomic.AddInt32(&c.refs,
+// -1) == 0, or c.refs--; c.refs == 0), and for the objects it alone points
+// to (fields and slices only ever set to objects just made: a cache's
+// shards), in the functions only such code calls: no user is left to wait
+// for their locks. Waiting there for the object's own workers is reported
+// only if one of them takes the lock.
 //
 // A wait on the package's own worker goroutines (started by its go
 // statements or its time.AfterFunc calls) is a join, not an

@@ -156,6 +156,12 @@ type analyzer struct {
 	// (see unshared.go).
 	params         [nModes]paramFacts
 	unsharedParams [nModes]map[*ssa.Function][]bool
+	// releasedParams flags the pointer parameters released at entry;
+	// lastRefCache and workerTakes memoise lastRefs and workersTake (see
+	// released.go).
+	releasedParams map[*ssa.Function][]bool
+	lastRefCache   map[*ssa.Function][]lastRef
+	workerTakes    map[workersKey]bool
 	// freshResults flags the functions whose pointer result is always an
 	// object they allocate (a constructor).
 	freshResults map[*ssa.Function]bool

@@ -3,6 +3,8 @@ package summary
 import (
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
@@ -66,18 +68,27 @@ func (a *analyzer) goroutineTakes(class string) bool {
 		return true
 	}
 	for w := range ix.goBodies {
-		for _, fn := range a.family(w) {
-			f := a.funcs[fn]
-			if f == nil {
-				continue
-			}
-			if len(f.Summary.Acquires) >= maxAcquires {
-				return true // the list is cut short
-			}
-			for _, c := range f.Summary.Acquires {
-				if strings.TrimSuffix(c, " (read)") == class {
-					return true
-				}
+		if a.bodyTakes(w, class) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyTakes reports whether the goroutine body w, or a closure it runs in
+// place, may take a lock of class, directly or through its callees.
+func (a *analyzer) bodyTakes(w *ssa.Function, class string) bool {
+	for _, fn := range a.family(w) {
+		f := a.funcs[fn]
+		if f == nil {
+			continue
+		}
+		if len(f.Summary.Acquires) >= maxAcquires {
+			return true // the list is cut short
+		}
+		for _, c := range f.Summary.Acquires {
+			if strings.TrimSuffix(c, " (read)") == class {
+				return true
 			}
 		}
 	}

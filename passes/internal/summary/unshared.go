@@ -78,7 +78,10 @@ func (r *Result) unshared(f *Func, l lockstate.ID, at ssa.Instruction, mode esca
 	case lockstate.RootFree:
 		return r.a.unsharedCaptured(f.Fn, l, at, mode)
 	}
-	return obj != nil && r.a.privateObject(f.Fn, obj, mode) && !r.a.escapesBefore(obj, at, nil, mode)
+	if obj == nil || !r.a.privateObject(f.Fn, obj, mode) && !r.a.releasedLock(f.Fn, obj, l.Class, l.Path, at, mode) {
+		return false
+	}
+	return !r.a.escapesBefore(obj, at, nil, mode)
 }
 
 // privateObject reports whether v, a value of fn, is an object no other
@@ -172,6 +175,7 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 		a.params[mode] = a.nonLeakingParams(funcs, mode)
 		a.unsharedParams[mode] = a.unsharedAtEntry(funcs, mode)
 	}
+	a.computeReleased(funcs)
 }
 
 // nonLeakingParams computes mode's paramFacts. In workers mode closures

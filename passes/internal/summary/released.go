@@ -1,0 +1,453 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// This file finds the objects whose last reference the package has just
+// dropped:
+//
+//	func (c *TableCache) Unref() {
+//		if c.refs.Add(-1) == 0 {
+//			for i := range c.shards {
+//				c.shards[i].Close() // waits for the shard's release loop under the shard's lock
+//			}
+//		}
+//	}
+//
+// Past the decrement of its reference count to zero, no user holds the
+// object: none can call it, so none can wait for its locks, nor for the
+// locks of the objects it alone points to (fields only ever set to objects
+// just made: its shards). Only the goroutines started on it, its own
+// workers, may still run; holding its lock while waiting for them
+// deadlocks only if they take that lock.
+
+// A lastRef is a test, in a function, that the reference count of obj has
+// dropped to zero; zero is the block it leads to when it has.
+type lastRef struct {
+	obj  refPath
+	zero *ssa.BasicBlock
+}
+
+// A refPath is a value and the pointer fields and elements loaded from it
+// in turn (c.shards[i] is c, then shards, then an element).
+type refPath struct {
+	root  ssa.Value
+	steps []refStep
+}
+
+// A refStep is a load of a field, or of an element of a slice or array.
+type refStep struct {
+	field *types.Var
+	elem  bool
+}
+
+// pathOf returns the refPath of v.
+func pathOf(v ssa.Value) refPath {
+	var steps []refStep
+	for range 8 {
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.MUL {
+			break
+		}
+		addr := u.X
+		if ia, ok := addr.(*ssa.IndexAddr); ok {
+			steps = append(steps, refStep{elem: true})
+			addr = ia.X
+			if load, ok := addr.(*ssa.UnOp); ok && load.Op == token.MUL {
+				addr = load.X // a slice held in a field
+			}
+		}
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok {
+			v = addr
+			break
+		}
+		steps = append(steps, refStep{field: structField(fa.X.Type(), fa.Field)})
+		v = fa.X
+	}
+	for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
+		steps[i], steps[j] = steps[j], steps[i]
+	}
+	return refPath{root: v, steps: steps}
+}
+
+// lastRefs returns fn's tests that a reference count has dropped to zero.
+func (a *analyzer) lastRefs(fn *ssa.Function) []lastRef {
+	if out, ok := a.lastRefCache[fn]; ok {
+		return out
+	}
+	var out []lastRef
+	for _, b := range fn.Blocks {
+		ifi, ok := lastInstr(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		x, op := cond.X, cond.Op
+		if !isZero(cond.Y) {
+			if !isZero(cond.X) {
+				continue
+			}
+			x, op = cond.Y, mirror(op)
+		}
+		var zero *ssa.BasicBlock
+		switch op {
+		case token.EQL, token.LEQ:
+			zero = b.Succs[0]
+		case token.NEQ, token.GTR:
+			zero = b.Succs[1]
+		default:
+			continue
+		}
+		counter := decremented(x)
+		if counter == nil || len(zero.Preds) != 1 {
+			continue
+		}
+		for {
+			fa, ok := counter.(*ssa.FieldAddr)
+			if !ok {
+				break
+			}
+			counter = fa.X // the count is a field of the object, maybe in a struct of its own
+		}
+		out = append(out, lastRef{obj: pathOf(counter), zero: zero})
+	}
+	if a.lastRefCache == nil {
+		a.lastRefCache = map[*ssa.Function][]lastRef{}
+	}
+	a.lastRefCache[fn] = out
+	return out
+}
+
+// decremented returns the address of the counter whose decremented value
+// x is (refs.Add(-1), atomic.AddInt32(&refs, -1), or refs read back after
+// refs--), or nil.
+func decremented(x ssa.Value) ssa.Value {
+	switch x := x.(type) {
+	case *ssa.Call:
+		c := x.Common()
+		callee := StaticCallee(c)
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync/atomic" || len(c.Args) != 2 || !isMinusOne(c.Args[1]) {
+			return nil
+		}
+		if callee.Name() == "Add" || strings.HasPrefix(callee.Name(), "AddInt") {
+			return c.Args[0]
+		}
+	case *ssa.BinOp:
+		// n := o.refs - 1; o.refs = n; if n == 0
+		if x.Op != token.SUB || !isOne(x.Y) {
+			return nil
+		}
+		for _, ref := range *x.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Val == ssa.Value(x) {
+				if _, ok := st.Addr.(*ssa.FieldAddr); ok {
+					return st.Addr
+				}
+			}
+		}
+	case *ssa.UnOp:
+		// o.refs--; if o.refs == 0
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || x.Op != token.MUL {
+			return nil
+		}
+		for _, instr := range x.Block().Instrs {
+			if instr == ssa.Instruction(x) {
+				break
+			}
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			prev, ok := st.Addr.(*ssa.FieldAddr)
+			if ok && prev.X == fa.X && prev.Field == fa.Field {
+				if sub, ok := st.Val.(*ssa.BinOp); ok && sub.Op == token.SUB && isOne(sub.Y) {
+					return fa
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isZero(v ssa.Value) bool     { return isIntConst(v, 0) }
+func isOne(v ssa.Value) bool      { return isIntConst(v, 1) }
+func isMinusOne(v ssa.Value) bool { return isIntConst(v, -1) }
+
+func isIntConst(v ssa.Value, n int64) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	x, exact := constant.Int64Val(c.Value)
+	return exact && x == n
+}
+
+// mirror returns the comparison op with its operands swapped.
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// releasedAt reports whether v, a value of fn, is an object released at
+// instruction at: one whose last reference a test that leads only to at
+// has seen dropped, or that such an object alone points to, or a
+// parameter every caller passes such an object.
+func (a *analyzer) releasedAt(fn *ssa.Function, v ssa.Value, at ssa.Instruction) bool {
+	p := pathOf(v)
+	for _, lr := range a.lastRefs(fn) {
+		if lr.obj.root == p.root && lr.zero.Dominates(at.Block()) && a.ownedBelow(lr.obj.steps, p.steps) {
+			return true
+		}
+	}
+	if par, ok := p.root.(*ssa.Parameter); ok {
+		flags, j := a.releasedParams[fn], indexOf(fn.Params, par)
+		return j >= 0 && j < len(flags) && flags[j] && a.ownedBelow(nil, p.steps)
+	}
+	return false
+}
+
+// ownedBelow reports whether the path p extends the path prefix only
+// through fields that own what they point to.
+func (a *analyzer) ownedBelow(prefix, p []refStep) bool {
+	if len(p) < len(prefix) {
+		return false
+	}
+	for i, s := range prefix {
+		if p[i] != s {
+			return false
+		}
+	}
+	rest := p[len(prefix):]
+	for i := 0; i < len(rest); i++ {
+		s := rest[i]
+		if s.field == nil {
+			return false // an element of what is not a field
+		}
+		if i+1 < len(rest) && rest[i+1].elem {
+			if !a.ownsElems(s.field) {
+				return false
+			}
+			i++
+			continue
+		}
+		if !a.ownsPointee(s.field) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownsPointee reports whether the unexported pointer field f of the
+// package is only ever set to objects just made that go nowhere else.
+func (a *analyzer) ownsPointee(f *types.Var) bool {
+	if f == nil || f.Exported() || f.Pkg() != a.pkg.Pkg {
+		return false
+	}
+	if _, ok := f.Type().Underlying().(*types.Pointer); !ok {
+		return false
+	}
+	stores := 0
+	ok := a.eachFieldStore(f, func(_ *ssa.FieldAddr, st *ssa.Store) bool {
+		stores++
+		return a.freshObject(st.Val) && storedOnlyAt(st.Val, st)
+	})
+	return ok && stores > 0
+}
+
+// ownsElems reports whether the unexported slice or array field f of the
+// package only ever holds objects just made that go nowhere else: the
+// field is set to new slices (or nil), and each element stored into it is
+// such an object.
+func (a *analyzer) ownsElems(f *types.Var) bool {
+	if f == nil || f.Exported() || f.Pkg() != a.pkg.Pkg {
+		return false
+	}
+	var elem types.Type
+	switch t := f.Type().Underlying().(type) {
+	case *types.Slice:
+		elem = t.Elem()
+	case *types.Array:
+		elem = t.Elem()
+	}
+	if elem == nil {
+		return false
+	}
+	if _, ok := elem.Underlying().(*types.Pointer); !ok {
+		return false
+	}
+	elemStore := func(ia *ssa.IndexAddr) bool {
+		for _, ref := range *ia.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == ssa.Value(ia) {
+				if !a.freshObject(st.Val) || !storedOnlyAt(st.Val, st) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	elems := 0
+	for _, fa := range a.indexed().fieldAddrs[f] {
+		for _, ref := range *fa.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				if ref.Addr != ssa.Value(fa) {
+					return false
+				}
+				switch ref.Val.(type) {
+				case *ssa.MakeSlice, *ssa.Const:
+				default:
+					return false
+				}
+			case *ssa.IndexAddr: // an element of an array field
+				elems++
+				if !elemStore(ref) {
+					return false
+				}
+			case *ssa.UnOp:
+				if ref.Op != token.MUL {
+					return false
+				}
+				for _, use := range *ref.Referrers() {
+					if ia, ok := use.(*ssa.IndexAddr); ok {
+						elems++
+						if !elemStore(ia) {
+							return false
+						}
+					}
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return elems > 0
+}
+
+// computeReleased flags the pointer parameters released at entry: the
+// function can only be called from the package, and every call passes an
+// object released there. A greatest fixpoint, like unsharedAtEntry.
+func (a *analyzer) computeReleased(funcs []*ssa.Function) {
+	released := map[*ssa.Function][]bool{}
+	for _, fn := range funcs {
+		if fn.Parent() != nil || len(fn.Blocks) == 0 || len(a.directCalls(fn)) == 0 {
+			continue
+		}
+		if flags := pointerParams(fn); flags != nil {
+			released[fn] = flags
+		}
+	}
+	a.releasedParams = released // read by releasedAt
+	for changed := true; changed; {
+		changed = false
+		for fn, flags := range released {
+			for i, ok := range flags {
+				if !ok {
+					continue
+				}
+				for _, cs := range a.indexed().calls[fn] {
+					_, isGo := cs.instr.(*ssa.Go)
+					if isGo || i >= len(cs.call.Args) || !a.releasedAt(cs.fn, valueAt(cs.call.Args[i], cs.instr), cs.instr) {
+						flags[i], changed = false, true
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// releasedLock reports whether the lock of class at path, a field (or a
+// field of a struct field) of obj, an object of fn released at at, is one
+// no other goroutine can contend for. In strict mode the object's own
+// workers count: none of them may take a lock of the class.
+func (a *analyzer) releasedLock(fn *ssa.Function, obj ssa.Value, class, path string, at ssa.Instruction, mode escapeMode) bool {
+	named := namedPointee(obj.Type())
+	if named == nil || !inObject(obj.Type(), path) || !a.releasedAt(fn, obj, at) {
+		return false
+	}
+	return mode != strict || !a.workersTake(named, class)
+}
+
+// workersTake reports whether a goroutine (or timer's func) the package
+// starts on an object of type named may take a lock of class, or the
+// package starts one it cannot follow.
+func (a *analyzer) workersTake(named *types.Named, class string) bool {
+	key := workersKey{named, class}
+	if v, ok := a.workerTakes[key]; ok {
+		return v
+	}
+	if a.workerTakes == nil {
+		a.workerTakes = map[workersKey]bool{}
+	}
+	takes := a.joins().openGo
+	ptr := types.NewPointer(named)
+	startedOn := func(vals []ssa.Value) bool {
+		for _, v := range vals {
+			if types.Identical(v.Type(), ptr) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, fn := range a.srcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if takes {
+					break
+				}
+				var c *ssa.CallCommon
+				switch instr := instr.(type) {
+				case *ssa.Go:
+					c = instr.Common()
+				case *ssa.Call:
+					if isAfterFunc(instr.Common()) {
+						c = &ssa.CallCommon{Value: instr.Common().Args[1]}
+					}
+				}
+				if c == nil {
+					continue
+				}
+				vals := c.Args
+				if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+					vals = append(vals, mc.Bindings...)
+				}
+				if !startedOn(vals) {
+					continue
+				}
+				body := StaticCallee(c)
+				if body == nil {
+					body = ClosureFn(c.Value)
+				}
+				takes = body == nil || a.bodyTakes(a.declared(body), class)
+			}
+		}
+	}
+	a.workerTakes[key] = takes
+	return takes
+}
+
+// workersKey keys workersTake's answers.
+type workersKey struct {
+	named *types.Named
+	class string
+}
