@@ -181,6 +181,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && !fd.cycle && c.lifecycleOnly(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is taken only to start and stop, and no goroutine of the package takes it"
 	}
+	if fd.level == confidence.Warning && !fd.cycle && c.workerOnly(fd.held) {
+		fd.level, fd.why = confidence.Note, lock.Name+" is taken only by its object's one background goroutine"
+	}
 	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
@@ -247,8 +250,21 @@ func (c *checker) closeFence(held []lockstate.Held) bool {
 // object's life (summary.Result.LifecycleOnly): it delays nothing but a
 // concurrent start or stop, and no worker of the package waits for it.
 func (c *checker) lifecycleOnly(held []lockstate.Held) bool {
+	return everyClass(held, c.res.LifecycleOnly)
+}
+
+// workerOnly reports whether every held lock is taken only by its
+// object's one background goroutine (summary.Result.WorkerOnly): no other
+// goroutine can be waiting for it.
+func (c *checker) workerOnly(held []lockstate.Held) bool {
+	return everyClass(held, c.res.WorkerOnly)
+}
+
+// everyClass reports whether held is not empty and ok holds for the class
+// of each of its locks, none of them a caller's.
+func everyClass(held []lockstate.Held, ok func(class string) bool) bool {
 	for _, h := range held {
-		if h.Class == "" || h.Inherited || !c.res.LifecycleOnly(h.Class) {
+		if h.Class == "" || h.Inherited || !ok(h.Class) {
 			return false
 		}
 	}

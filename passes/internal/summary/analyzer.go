@@ -142,6 +142,8 @@ type analyzer struct {
 	// LifecycleOnly.
 	lockHolders map[string]map[*ssa.Function]bool
 	lifecycles  map[string]bool
+	// workerOnly caches WorkerOnly (see workeronly.go).
+	workerOnly map[string]bool
 	// handleLoads holds, by lock class, the loads of fields that the
 	// class's critical sections only run blocking operations on; settled
 	// and structStores memoise whether such a field never changes once

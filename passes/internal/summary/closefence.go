@@ -103,7 +103,13 @@ func (a *analyzer) teardown(fn *ssa.Function, depth int) bool {
 // calls it only directly, from such functions (or their helpers, up to
 // maxTeardownDepth callers up).
 func (a *analyzer) calledOnlyFrom(fn *ssa.Function, named func(string) bool, depth int) bool {
-	if named(fn.Name()) {
+	return a.calledOnlyWithin(fn, func(fn *ssa.Function) bool { return named(fn.Name()) }, depth)
+}
+
+// calledOnlyWithin is calledOnlyFrom for functions that are entries
+// themselves, not by their names.
+func (a *analyzer) calledOnlyWithin(fn *ssa.Function, entry func(*ssa.Function) bool, depth int) bool {
+	if entry(fn) {
 		return true
 	}
 	calls := a.directCalls(fn)
@@ -111,7 +117,7 @@ func (a *analyzer) calledOnlyFrom(fn *ssa.Function, named func(string) bool, dep
 		return false
 	}
 	for _, cs := range calls {
-		if !a.calledOnlyFrom(Outermost(cs.fn), named, depth+1) {
+		if !a.calledOnlyWithin(Outermost(cs.fn), entry, depth+1) {
 			return false
 		}
 	}
