@@ -136,7 +136,10 @@
 // for their locks. Waiting there for the object's own workers is reported
 // only if one of them takes the lock.
 //
-// A wait on the package's own worker goroutines (started by its go
+// A wait on a start barrier, a WaitGroup of the function that each
+// goroutine it starts marks done as its very first step, lasts until they
+// are scheduled and is not a wait. A wait on the package's own worker
+// goroutines (started by its go
 // statements or its time.AfterFunc calls) is a join, not an
 // unbounded wait, when the workers only ever wait for what the waiter has
 // already signalled (a stop channel it closed, a stream it closed, a send
@@ -205,6 +208,11 @@
 // goroutine the package starts takes (a main loop that stops its object
 // on an error would deadlock, and keeps the finding). Stop holding it
 // across the wait for its loop delays only a concurrent Start or Stop.
+// So does a lock that only its object's one background goroutine takes:
+// a mutex field, only ever locked and unlocked, held only in a method of
+// its owner that the package runs only as a goroutine started once on an
+// object it has just made (go w.watch() in New), or in the helpers only
+// that method calls. No other goroutine can be waiting for it.
 // The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a

@@ -77,6 +77,9 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		if l.dying {
 			return
 		}
+		if a.startBarrier(fn, instr) {
+			return // waits for the goroutines to start, not to work
+		}
 		if ws, escape := a.joinCandidate(fn, instr); ws != nil {
 			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
 			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws, escape: escape})
