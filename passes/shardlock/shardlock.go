@@ -168,7 +168,7 @@ func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []locksta
 		if !ok || !c.fixed(c.containerField(t.Lock.Full)) {
 			continue
 		}
-		c.aboveShards(t.Lock, shard{owner: owner, loop: inLoop(call.Block())}, call.Pos(), lockstate.WithoutClasses(held, t.Outside))
+		c.aboveShards(t.Lock, shard{owner: owner, loop: summary.InLoop(call.Block())}, call.Pos(), lockstate.WithoutClasses(held, t.Outside))
 	}
 }
 
@@ -271,26 +271,6 @@ func (c *checker) containerField(full string) *types.Var {
 	return f
 }
 
-// inLoop reports whether block b lies on a cycle of its function's
-// control-flow graph.
-func inLoop(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
-}
-
 // findPackage returns the package with the given path: pkg or one it
 // imports, directly or not; nil if none.
 func findPackage(pkg *types.Package, path string) *types.Package {
@@ -316,7 +296,7 @@ func findPackage(pkg *types.Package, path string) *types.Package {
 // pointer element points to, or the element itself) of a fixed container
 // field or of a map, or of the element a selector returns.
 func (c *checker) shardOf(f *summary.Func, v ssa.Value, b *ssa.BasicBlock) (shard, bool) {
-	loop := inLoop(b)
+	loop := summary.InLoop(b)
 	if el, ok := lockElement(v); ok {
 		if _, isConst := el.index.(*ssa.Const); isConst {
 			return shard{}, false // a named slot, not a key's shard

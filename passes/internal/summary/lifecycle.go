@@ -39,23 +39,31 @@ func (r *Result) LifecycleOnly(class string) bool {
 	if a.lifecycles == nil {
 		a.lifecycles = map[string]bool{}
 	}
-	lifecycle := func(name string) bool { return srcname.Startup(name) || srcname.Teardown(name) }
-	ok, holders := a.onlyLockedField(class, true), 0
-	for fn := range a.lockHolders[class] {
-		if !ok {
-			break
-		}
-		switch {
-		case srcname.InTest(a.pass.Fset, fn.Pos()):
-		case a.calledOnlyFrom(fn, lifecycle, 0):
-			holders++
-		default:
-			ok = false
-		}
-	}
-	ok = ok && holders > 0 && !a.goroutineTakes(class)
+	lifecycle := func(fn *ssa.Function) bool { return srcname.Startup(fn.Name()) || srcname.Teardown(fn.Name()) }
+	ok := a.heldOnlyWithin(class, lifecycle) && !a.goroutineTakes(class)
 	a.lifecycles[class] = ok
 	return ok
+}
+
+// heldOnlyWithin reports whether locks of class are fields only ever
+// locked and unlocked (onlyLockedField, embedded ones too), and the
+// package's code outside _test.go files holds them somewhere, and only in
+// functions that entry accepts or that only such functions call.
+func (a *analyzer) heldOnlyWithin(class string, entry func(*ssa.Function) bool) bool {
+	if !a.onlyLockedField(class, true) {
+		return false
+	}
+	holders := 0
+	for fn := range a.lockHolders[class] {
+		switch {
+		case srcname.InTest(a.pass.Fset, fn.Pos()):
+		case a.calledOnlyWithin(fn, entry, 0):
+			holders++
+		default:
+			return false
+		}
+	}
+	return holders > 0
 }
 
 // goroutineTakes reports whether a goroutine the package starts (or a

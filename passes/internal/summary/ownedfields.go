@@ -18,6 +18,12 @@ func (r *Result) OwnedPointerField(named *types.Named, field string) bool {
 	if f == nil || f.Pkg() != a.pkg.Pkg || named.Obj().Pkg() != a.pkg.Pkg {
 		return false
 	}
+	return a.freshOnly(f)
+}
+
+// freshOnly reports whether the pointer field f is set somewhere, and
+// only ever to objects just made that go nowhere else.
+func (a *analyzer) freshOnly(f *types.Var) bool {
 	if _, ok := f.Type().Underlying().(*types.Pointer); !ok {
 		return false
 	}

@@ -259,18 +259,7 @@ func (a *analyzer) ownedBelow(prefix, p []refStep) bool {
 // ownsPointee reports whether the unexported pointer field f of the
 // package is only ever set to objects just made that go nowhere else.
 func (a *analyzer) ownsPointee(f *types.Var) bool {
-	if f == nil || f.Exported() || f.Pkg() != a.pkg.Pkg {
-		return false
-	}
-	if _, ok := f.Type().Underlying().(*types.Pointer); !ok {
-		return false
-	}
-	stores := 0
-	ok := a.eachFieldStore(f, func(_ *ssa.FieldAddr, st *ssa.Store) bool {
-		stores++
-		return a.freshObject(st.Val) && storedOnlyAt(st.Val, st)
-	})
-	return ok && stores > 0
+	return f != nil && !f.Exported() && f.Pkg() == a.pkg.Pkg && a.freshOnly(f)
 }
 
 // ownsElems reports whether the unexported slice or array field f of the

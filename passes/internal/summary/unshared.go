@@ -435,21 +435,13 @@ func Precedes(x, y ssa.Instruction) bool {
 			}
 		}
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), bx.Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if b == by {
-			return true
-		}
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		work = append(work, b.Succs...)
-	}
-	return false
+	return reaches(bx.Succs, []*ssa.BasicBlock{by})
+}
+
+// InLoop reports whether block b lies on a cycle of its function's
+// control-flow graph: it can run again after it runs.
+func InLoop(b *ssa.BasicBlock) bool {
+	return reaches(b.Succs, []*ssa.BasicBlock{b})
 }
 
 // freshResults flags the functions of funcs with one pointer result that is

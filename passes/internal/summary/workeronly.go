@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // This file finds the locks that only an object's one background goroutine
@@ -42,20 +40,7 @@ func (r *Result) WorkerOnly(class string) bool {
 	if a.workerOnly == nil {
 		a.workerOnly = map[string]bool{}
 	}
-	ok, holders := a.onlyLockedField(class, true), 0
-	for fn := range a.lockHolders[class] {
-		if !ok {
-			break
-		}
-		switch {
-		case srcname.InTest(a.pass.Fset, fn.Pos()):
-		case a.calledOnlyWithin(fn, func(w *ssa.Function) bool { return a.singleWorker(w, class) }, 0):
-			holders++
-		default:
-			ok = false
-		}
-	}
-	ok = ok && holders > 0
+	ok := a.heldOnlyWithin(class, func(w *ssa.Function) bool { return a.singleWorker(w, class) })
 	a.workerOnly[class] = ok
 	return ok
 }
@@ -82,7 +67,7 @@ func (a *analyzer) singleWorker(w *ssa.Function, class string) bool {
 	}
 	for _, cs := range calls {
 		g, ok := cs.instr.(*ssa.Go)
-		if !ok || len(cs.call.Args) == 0 || inLoop(g.Block()) {
+		if !ok || len(cs.call.Args) == 0 || InLoop(g.Block()) {
 			return false
 		}
 		obj := valueAt(cs.call.Args[0], g)
@@ -91,23 +76,4 @@ func (a *analyzer) singleWorker(w *ssa.Function, class string) bool {
 		}
 	}
 	return true
-}
-
-// inLoop reports whether block b can run again after it runs.
-func inLoop(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
 }
