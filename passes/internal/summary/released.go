@@ -336,33 +336,12 @@ func (a *analyzer) ownsElems(f *types.Var) bool {
 // function can only be called from the package, and every call passes an
 // object released there. A greatest fixpoint, like unsharedAtEntry.
 func (a *analyzer) computeReleased(funcs []*ssa.Function) {
-	released := map[*ssa.Function][]bool{}
-	for _, fn := range funcs {
-		if fn.Parent() != nil || len(fn.Blocks) == 0 || len(a.directCalls(fn)) == 0 {
-			continue
-		}
-		if flags := pointerParams(fn); flags != nil {
-			released[fn] = flags
-		}
-	}
-	a.releasedParams = released // read by releasedAt
-	for changed := true; changed; {
-		changed = false
-		for fn, flags := range released {
-			for i, ok := range flags {
-				if !ok {
-					continue
-				}
-				for _, cs := range a.indexed().calls[fn] {
-					_, isGo := cs.instr.(*ssa.Go)
-					if isGo || i >= len(cs.call.Args) || !a.releasedAt(cs.fn, valueAt(cs.call.Args[i], cs.instr), cs.instr) {
-						flags[i], changed = false, true
-						break
-					}
-				}
-			}
-		}
-	}
+	a.paramFixpoint(funcs,
+		func(m map[*ssa.Function][]bool) { a.releasedParams = m }, // read by releasedAt
+		func(cs callSite, i int) bool {
+			_, isGo := cs.instr.(*ssa.Go)
+			return !isGo && i < len(cs.call.Args) && a.releasedAt(cs.fn, valueAt(cs.call.Args[i], cs.instr), cs.instr)
+		})
 }
 
 // releasedLock reports whether the lock of class at path, a field (or a

@@ -224,25 +224,36 @@ func (a *analyzer) nonLeakingParams(funcs []*ssa.Function, mode escapeMode) para
 
 // unsharedAtEntry flags, in mode, the parameters unshared at entry.
 func (a *analyzer) unsharedAtEntry(funcs []*ssa.Function, mode escapeMode) map[*ssa.Function][]bool {
-	unshared := map[*ssa.Function][]bool{}
+	return a.paramFixpoint(funcs,
+		func(m map[*ssa.Function][]bool) { a.unsharedParams[mode] = m }, // read by unsharedArg
+		func(cs callSite, i int) bool { return a.unsharedArg(cs, i, mode) })
+}
+
+// paramFixpoint flags the pointer parameters of the functions of funcs
+// that the package only calls directly, for which holds is true at every
+// call: a greatest fixpoint, assumptions dropped until none is
+// contradicted. publish gets the flags before the first round, for holds
+// to read (a parameter passed on to a callee's).
+func (a *analyzer) paramFixpoint(funcs []*ssa.Function, publish func(map[*ssa.Function][]bool), holds func(cs callSite, i int) bool) map[*ssa.Function][]bool {
+	flagged := map[*ssa.Function][]bool{}
 	for _, fn := range funcs {
 		if fn.Parent() != nil || len(fn.Blocks) == 0 || len(a.directCalls(fn)) == 0 {
 			continue
 		}
 		if flags := pointerParams(fn); flags != nil {
-			unshared[fn] = flags
+			flagged[fn] = flags
 		}
 	}
-	a.unsharedParams[mode] = unshared // read by unsharedArg
+	publish(flagged)
 	for changed := true; changed; {
 		changed = false
-		for fn, flags := range unshared {
+		for fn, flags := range flagged {
 			for i, ok := range flags {
 				if !ok {
 					continue
 				}
 				for _, cs := range a.indexed().calls[fn] {
-					if !a.unsharedArg(cs, i, mode) {
+					if !holds(cs, i) {
 						flags[i], changed = false, true
 						break
 					}
@@ -250,7 +261,7 @@ func (a *analyzer) unsharedAtEntry(funcs []*ssa.Function, mode escapeMode) map[*
 			}
 		}
 	}
-	return unshared
+	return flagged
 }
 
 // escapableParams flags the parameters that can carry an object out of a
