@@ -12,7 +12,8 @@
 # r17 (MODS="influxdb vitess"), go-libp2p and lnd, drawn once in r19
 # (MODS="libp2p lnd"), and centrifuge, mochi-mqtt, paho.mqtt.golang,
 # rocketmq-client-go and tikv's client-go, drawn once in r20
-# (MODS="centrifuge mochi paho rocketmq tikv").
+# (MODS="centrifuge mochi paho rocketmq tikv"), and Open Policy Agent and
+# Jaeger, drawn once in r24 (MODS="opa jaeger").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -59,6 +60,8 @@ fetch mochi github.com/mochi-mqtt/server/v2 v2.7.9
 fetch paho github.com/eclipse/paho.mqtt.golang v1.5.1
 fetch rocketmq github.com/apache/rocketmq-client-go/v2 v2.1.3-0.20251226070945-2173d070fd1b
 fetch tikv github.com/tikv/client-go/v2 v2.0.4
+fetch opa github.com/open-policy-agent/opa v1.22.4
+fetch jaeger github.com/jaegertracing/jaeger v1.75.0
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
