@@ -133,7 +133,9 @@
 // -1) == 0, or c.refs--; c.refs == 0), and for the objects it alone points
 // to (fields and slices only ever set to objects just made: a cache's
 // shards), in the functions only such code calls: no user is left to wait
-// for their locks. Waiting there for the object's own workers is reported
+// for their locks. An object the package keeps in a map, slice, array or
+// channel is not released that way: a registry can hand it out, and its
+// count raise, again. Waiting there for the object's own workers is reported
 // only if one of them takes the lock.
 //
 // A wait on a start barrier, a WaitGroup of the function that each

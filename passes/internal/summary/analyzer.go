@@ -159,11 +159,12 @@ type analyzer struct {
 	params         [nModes]paramFacts
 	unsharedParams [nModes]map[*ssa.Function][]bool
 	// releasedParams flags the pointer parameters released at entry;
-	// lastRefCache and workerTakes memoise lastRefs and workersTake (see
-	// released.go).
+	// lastRefCache, workerTakes and keptTypes memoise lastRefs,
+	// workersTake and kept (see released.go).
 	releasedParams map[*ssa.Function][]bool
 	lastRefCache   map[*ssa.Function][]lastRef
 	workerTakes    map[workersKey]bool
+	keptTypes      map[*types.Named]bool
 	// freshResults flags the functions whose pointer result is always an
 	// object they allocate (a constructor).
 	freshResults map[*ssa.Function]bool

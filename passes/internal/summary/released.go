@@ -119,6 +119,9 @@ func (a *analyzer) lastRefs(fn *ssa.Function) []lastRef {
 			}
 			counter = fa.X // the count is a field of the object, maybe in a struct of its own
 		}
+		if named := namedPointee(counter.Type()); named == nil || a.kept(named) {
+			continue // a registry may hand it out again: the count is not all its references
+		}
 		out = append(out, lastRef{obj: pathOf(counter), zero: zero})
 	}
 	if a.lastRefCache == nil {
@@ -126,6 +129,67 @@ func (a *analyzer) lastRefs(fn *ssa.Function) []lastRef {
 	}
 	a.lastRefCache[fn] = out
 	return out
+}
+
+// kept reports whether the package keeps pointers to named in containers:
+// a field or variable that is a map, slice, array or channel of them, or
+// a value stored into one. An object in a cache or a registry can be
+// looked up, and its count raised again, after it has dropped to zero;
+// one only plain fields point to is gone with its holders.
+func (a *analyzer) kept(named *types.Named) bool {
+	if v, ok := a.keptTypes[named]; ok {
+		return v
+	}
+	ptr := types.NewPointer(named)
+	isPtr := func(t types.Type) bool { return types.Identical(t, ptr) }
+	holds := func(t types.Type) bool {
+		switch t := t.Underlying().(type) {
+		case *types.Map:
+			return isPtr(t.Elem()) || isPtr(t.Key())
+		case *types.Slice:
+			return isPtr(t.Elem())
+		case *types.Array:
+			return isPtr(t.Elem())
+		case *types.Chan:
+			return isPtr(t.Elem())
+		}
+		return false
+	}
+	kept := false
+	scope := a.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Var:
+			kept = kept || holds(obj.Type())
+		case *types.TypeName:
+			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
+				for f := range st.Fields() {
+					kept = kept || holds(f.Type())
+				}
+			}
+		}
+	}
+	for _, fn := range a.srcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.MapUpdate:
+					kept = kept || isPtr(instr.Value.Type()) || isPtr(instr.Key.Type())
+				case *ssa.Send:
+					kept = kept || isPtr(instr.X.Type())
+				case *ssa.Store:
+					if _, elem := instr.Addr.(*ssa.IndexAddr); elem {
+						kept = kept || isPtr(instr.Val.Type())
+					}
+				}
+			}
+		}
+	}
+	if a.keptTypes == nil {
+		a.keptTypes = map[*types.Named]bool{}
+	}
+	a.keptTypes[named] = kept
+	return kept
 }
 
 // decremented returns the address of the counter whose decremented value
