@@ -282,17 +282,25 @@ func fieldClass(named *types.Named, base ID, f string) string {
 		return ""
 	}
 	if named != nil {
-		obj := named.Origin().Obj()
-		path := ""
-		if obj.Pkg() != nil {
-			path = obj.Pkg().Path() + "."
-		}
-		return "(*" + path + obj.Name() + ")." + f
+		return FieldClassPrefix(named) + f
 	}
 	if base.Class != "" {
 		return base.Class + "." + f
 	}
 	return ""
+}
+
+// FieldClassPrefix is what the classes of the fields of the struct type
+// named begin with, "(*pkg/path.T).", generic types by their origin. A
+// lock wrapper type's fields are classed by the field holding the wrapper
+// instead (see fieldClass).
+func FieldClassPrefix(named *types.Named) string {
+	obj := named.Origin().Obj()
+	path := ""
+	if obj.Pkg() != nil {
+		path = obj.Pkg().Path() + "."
+	}
+	return "(*" + path + obj.Name() + ")."
 }
 
 // fieldOf returns the name of field i of the struct that pointer type t

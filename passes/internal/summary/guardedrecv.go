@@ -131,12 +131,20 @@ func lenPositive(cond, ch ssa.Value, taken bool) bool {
 	return false
 }
 
+// intConst returns the value of v, an integer constant that fits an
+// int64.
 func intConst(v ssa.Value) (int64, bool) {
 	k, ok := v.(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
 		return 0, false
 	}
 	return constant.Int64Val(k.Value)
+}
+
+// isIntConst reports whether v is the integer constant n.
+func isIntConst(v ssa.Value, n int64) bool {
+	k, ok := intConst(v)
+	return ok && k == n
 }
 
 // isLenOf reports whether v is len(ch) of the same channel instance.

@@ -311,6 +311,23 @@ func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
 // cmpAtom recognises a comparison of an integer parameter (or field) with a
 // constant: "c.responses > 0", "0 == n".
 func cmpAtom(fn *ssa.Function, bin *ssa.BinOp) (atom, bool) {
+	x, op, n, ok := constCompare(bin)
+	if !ok {
+		return atom{}, false
+	}
+	if b, ok := x.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return atom{}, false
+	}
+	i, path, ok := paramValue(fn, x)
+	if !ok {
+		return atom{}, false
+	}
+	return atom{param: i, path: path, cmp: op, k: n}, true
+}
+
+// constCompare reads bin as "x op n", a comparison of a value with an
+// integer constant, whichever side the constant is on (0 < n is n > 0).
+func constCompare(bin *ssa.BinOp) (x ssa.Value, op token.Token, n int64, ok bool) {
 	op, x, k := bin.Op, bin.X, bin.Y
 	if _, isConst := x.(*ssa.Const); isConst {
 		x, k = k, x
@@ -328,24 +345,10 @@ func cmpAtom(fn *ssa.Function, bin *ssa.BinOp) (atom, bool) {
 	switch op {
 	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 	default:
-		return atom{}, false
+		return nil, op, 0, false
 	}
-	c, ok := k.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return atom{}, false
-	}
-	n, exact := constant.Int64Val(c.Value)
-	if !exact {
-		return atom{}, false
-	}
-	if b, ok := x.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
-		return atom{}, false
-	}
-	i, path, ok := paramValue(fn, x)
-	if !ok {
-		return atom{}, false
-	}
-	return atom{param: i, path: path, cmp: op, k: n}, true
+	n, ok = intConst(k)
+	return x, op, n, ok
 }
 
 // paramValue reports whether v is a parameter of fn (or a captured

@@ -49,6 +49,34 @@ type joinIndex struct {
 	// says that a go statement starts a func value it cannot resolve.
 	goBodies map[*ssa.Function]bool
 	openGo   bool
+	// starts holds each go statement and time.AfterFunc call, with the
+	// values it hands its goroutine.
+	starts []goStart
+}
+
+// A goStart is a go statement or a time.AfterFunc call: the function it
+// runs (nil when not known) and the arguments and captured values it
+// hands over.
+type goStart struct {
+	body *ssa.Function
+	vals []ssa.Value
+}
+
+// startOf returns the goStart of c, the call a goroutine runs (for
+// time.AfterFunc, a call of its func argument).
+func (a *analyzer) startOf(c *ssa.CallCommon) goStart {
+	vals := slices.Clone(c.Args)
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		vals = append(vals, mc.Bindings...)
+	}
+	body := StaticCallee(c)
+	if body == nil {
+		body = ClosureFn(c.Value)
+	}
+	if body != nil {
+		body = a.declared(body)
+	}
+	return goStart{body: body, vals: vals}
 }
 
 // A joinCand is a receive or select that may be a join, before the
@@ -77,6 +105,7 @@ func (a *analyzer) joins() *joinIndex {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if g, ok := instr.(*ssa.Go); ok {
+					ix.starts = append(ix.starts, a.startOf(g.Common()))
 					if t := StaticCallee(g.Common()); t != nil {
 						ix.goBodies[a.declared(t)] = true
 					} else if t := ClosureFn(g.Common().Value); t != nil {
@@ -87,6 +116,7 @@ func (a *analyzer) joins() *joinIndex {
 				}
 				// time.AfterFunc runs its func on a goroutine of its own.
 				if c, ok := instr.(*ssa.Call); ok && isAfterFunc(c.Common()) {
+					ix.starts = append(ix.starts, a.startOf(&ssa.CallCommon{Value: c.Call.Args[1]}))
 					if t := ClosureFn(c.Call.Args[1]); t != nil {
 						ix.goBodies[a.declared(t)] = true
 					}

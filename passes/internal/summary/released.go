@@ -1,9 +1,9 @@
 package summary
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -92,12 +92,9 @@ func (a *analyzer) lastRefs(fn *ssa.Function) []lastRef {
 		if !ok {
 			continue
 		}
-		x, op := cond.X, cond.Op
-		if !isZero(cond.Y) {
-			if !isZero(cond.X) {
-				continue
-			}
-			x, op = cond.Y, mirror(op)
+		x, op, n, ok := constCompare(cond)
+		if !ok || n != 0 {
+			continue
 		}
 		var zero *ssa.BasicBlock
 		switch op {
@@ -200,7 +197,7 @@ func decremented(x ssa.Value) ssa.Value {
 	case *ssa.Call:
 		c := x.Common()
 		callee := StaticCallee(c)
-		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync/atomic" || len(c.Args) != 2 || !isMinusOne(c.Args[1]) {
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync/atomic" || len(c.Args) != 2 || !isIntConst(c.Args[1], -1) {
 			return nil
 		}
 		if callee.Name() == "Add" || strings.HasPrefix(callee.Name(), "AddInt") {
@@ -208,7 +205,7 @@ func decremented(x ssa.Value) ssa.Value {
 		}
 	case *ssa.BinOp:
 		// n := o.refs - 1; o.refs = n; if n == 0
-		if x.Op != token.SUB || !isOne(x.Y) {
+		if x.Op != token.SUB || !isIntConst(x.Y, 1) {
 			return nil
 		}
 		for _, ref := range *x.Referrers() {
@@ -234,41 +231,13 @@ func decremented(x ssa.Value) ssa.Value {
 			}
 			prev, ok := st.Addr.(*ssa.FieldAddr)
 			if ok && prev.X == fa.X && prev.Field == fa.Field {
-				if sub, ok := st.Val.(*ssa.BinOp); ok && sub.Op == token.SUB && isOne(sub.Y) {
+				if sub, ok := st.Val.(*ssa.BinOp); ok && sub.Op == token.SUB && isIntConst(sub.Y, 1) {
 					return fa
 				}
 			}
 		}
 	}
 	return nil
-}
-
-func isZero(v ssa.Value) bool     { return isIntConst(v, 0) }
-func isOne(v ssa.Value) bool      { return isIntConst(v, 1) }
-func isMinusOne(v ssa.Value) bool { return isIntConst(v, -1) }
-
-func isIntConst(v ssa.Value, n int64) bool {
-	c, ok := v.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return false
-	}
-	x, exact := constant.Int64Val(c.Value)
-	return exact && x == n
-}
-
-// mirror returns the comparison op with its operands swapped.
-func mirror(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.GTR:
-		return token.LSS
-	case token.LEQ:
-		return token.GEQ
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
 }
 
 // releasedAt reports whether v, a value of fn, is an object released at
@@ -398,9 +367,10 @@ func (a *analyzer) ownsElems(f *types.Var) bool {
 
 // computeReleased flags the pointer parameters released at entry: the
 // function can only be called from the package, and every call passes an
-// object released there. A greatest fixpoint, like unsharedAtEntry.
-func (a *analyzer) computeReleased(funcs []*ssa.Function) {
-	a.paramFixpoint(funcs,
+// object released there. A greatest fixpoint, like unsharedAtEntry, run
+// when a lock first asks (releasedLock).
+func (a *analyzer) computeReleased() {
+	a.paramFixpoint(a.srcFuncs,
 		func(m map[*ssa.Function][]bool) { a.releasedParams = m }, // read by releasedAt
 		func(cs callSite, i int) bool {
 			_, isGo := cs.instr.(*ssa.Go)
@@ -414,7 +384,13 @@ func (a *analyzer) computeReleased(funcs []*ssa.Function) {
 // workers count: none of them may take a lock of the class.
 func (a *analyzer) releasedLock(fn *ssa.Function, obj ssa.Value, class, path string, at ssa.Instruction, mode escapeMode) bool {
 	named := namedPointee(obj.Type())
-	if named == nil || !inObject(obj.Type(), path) || !a.releasedAt(fn, obj, at) {
+	if named == nil || !inObject(obj.Type(), path) {
+		return false
+	}
+	if a.releasedParams == nil {
+		a.computeReleased()
+	}
+	if !a.releasedAt(fn, obj, at) {
 		return false
 	}
 	return mode != strict || !a.workersTake(named, class)
@@ -431,47 +407,15 @@ func (a *analyzer) workersTake(named *types.Named, class string) bool {
 	if a.workerTakes == nil {
 		a.workerTakes = map[workersKey]bool{}
 	}
-	takes := a.joins().openGo
+	ix := a.joins()
+	takes := ix.openGo
 	ptr := types.NewPointer(named)
-	startedOn := func(vals []ssa.Value) bool {
-		for _, v := range vals {
-			if types.Identical(v.Type(), ptr) {
-				return true
-			}
+	for _, st := range ix.starts {
+		if takes {
+			break
 		}
-		return false
-	}
-	for _, fn := range a.srcFuncs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if takes {
-					break
-				}
-				var c *ssa.CallCommon
-				switch instr := instr.(type) {
-				case *ssa.Go:
-					c = instr.Common()
-				case *ssa.Call:
-					if isAfterFunc(instr.Common()) {
-						c = &ssa.CallCommon{Value: instr.Common().Args[1]}
-					}
-				}
-				if c == nil {
-					continue
-				}
-				vals := c.Args
-				if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-					vals = append(vals, mc.Bindings...)
-				}
-				if !startedOn(vals) {
-					continue
-				}
-				body := StaticCallee(c)
-				if body == nil {
-					body = ClosureFn(c.Value)
-				}
-				takes = body == nil || a.bodyTakes(a.declared(body), class)
-			}
+		if slices.ContainsFunc(st.vals, func(v ssa.Value) bool { return types.Identical(v.Type(), ptr) }) {
+			takes = st.body == nil || a.bodyTakes(st.body, class)
 		}
 	}
 	a.workerTakes[key] = takes

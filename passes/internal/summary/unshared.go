@@ -175,7 +175,6 @@ func (a *analyzer) computeUnshared(funcs []*ssa.Function) {
 		a.params[mode] = a.nonLeakingParams(funcs, mode)
 		a.unsharedParams[mode] = a.unsharedAtEntry(funcs, mode)
 	}
-	a.computeReleased(funcs)
 }
 
 // nonLeakingParams computes mode's paramFacts. In workers mode closures

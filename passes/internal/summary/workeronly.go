@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // This file finds the locks that only an object's one background goroutine
@@ -54,11 +56,7 @@ func (a *analyzer) singleWorker(w *ssa.Function, class string) bool {
 		return false
 	}
 	named := namedPointee(recv.Type())
-	if named == nil || named.Obj().Pkg() == nil {
-		return false
-	}
-	owner := "(*" + named.Obj().Pkg().Path() + "." + named.Obj().Name() + ")."
-	if !strings.HasPrefix(class, owner) {
+	if named == nil || lockstate.LockWrapper(named) || !strings.HasPrefix(class, lockstate.FieldClassPrefix(named)) {
 		return false
 	}
 	calls := a.directCalls(w)
