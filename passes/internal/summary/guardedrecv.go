@@ -108,17 +108,7 @@ func lenPositive(cond, ch ssa.Value, taken bool) bool {
 	if !ok {
 		return false
 	}
-	op, x, k := bin.Op, bin.X, bin.Y
-	if _, isConst := x.(*ssa.Const); isConst {
-		x, k = k, x // 0 < len(ch)
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.LEQ:
-			op = token.GEQ
-		}
-	}
-	n, ok := intConst(k)
+	x, op, n, ok := constCompare(bin) // 0 < len(ch) is len(ch) > 0
 	if !ok || !isLenOf(x, ch) {
 		return false
 	}
