@@ -214,7 +214,15 @@
 // a mutex field, only ever locked and unlocked, held only in a method of
 // its owner that the package runs only as a goroutine started once on an
 // object it has just made (go w.watch() in New), or in the helpers only
-// that method calls. No other goroutine can be waiting for it.
+// that method calls. No other goroutine can be waiting for it. Nor can
+// one be waiting for a lock that is only ever taken under another lock of
+// the same object (or a package-level lock) held for writing, when every
+// caller of the function holding it holds that outer lock at the call: an
+// unexported mutex field, only ever locked and unlocked, whose every
+// acquisition in the package has the outer lock held there or by all the
+// callers of the acquiring function (a snapshot lock taken only under its
+// node's lock). A goroutine that wants it must first take the outer lock,
+// so the wait is for the outer lock, and the callers' finding names it.
 // The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a

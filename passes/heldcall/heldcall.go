@@ -185,6 +185,11 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is taken only by its object's one background goroutine"
 	}
 	if fd.level == confidence.Warning && !fd.cycle {
+		if outer, ok := c.res.TakenUnderCallers(f, fd.held, instr); ok {
+			fd.level, fd.why = confidence.Note, lock.Name+" is taken only under "+outer.Name+", which every caller holds here"
+		}
+	}
+	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
 		if why := srcname.TestSupport(c.pass.Pkg.Path(), summary.Outermost(f.Fn).Name()); why != "" {

@@ -144,6 +144,12 @@ type analyzer struct {
 	lifecycles  map[string]bool
 	// workerOnly caches WorkerOnly (see workeronly.go).
 	workerOnly map[string]bool
+	// entryLocks and nested memoise callersHold and nestedUnder (see
+	// nested.go).
+	entryLocks map[*ssa.Function][]lockstate.Held
+	nested     map[nestKey]bool
+	// backPtrs memoises backPtrOf (see backpointers.go).
+	backPtrs map[*types.Var]backPtr
 	// handleLoads holds, by lock class, the loads of fields that the
 	// class's critical sections only run blocking operations on; settled
 	// and structStores memoise whether such a field never changes once
