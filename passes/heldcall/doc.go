@@ -44,8 +44,9 @@
 //     waiter's one result) never fills, nor does a queue made with room
 //     for at least 65,536 values (a constant, or a package variable only
 //     tests change); and a token put back into a channel used as a lock
-//     (<-w.comms ... w.comms <- token, also from a deferred closure) goes
-//     into the slot its own receive freed. A channel read out of a list
+//     (<-w.comms ... w.comms <- token, also from a deferred closure, or
+//     after a select whose chosen case took the token) goes into the
+//     slot its own receive freed. A channel read out of a list
 //     of waiters kept in a map (m[k] = append(m[k], ch)) counts as made
 //     with a capacity when every list holds only channels the package
 //     makes so and the notifier deletes the entry it notified: each

@@ -600,6 +600,9 @@ func closedRightAfter(send *ssa.Send) bool {
 // (<-w.comms ... w.comms <- token): a channel used as a lock, whose holder
 // returns the one token it took, into the slot its own receive freed.
 //
+// The take can be a select's receive case, when send runs only after
+// that case was chosen (select { case <-ctx.Done(): return; case <-ch: }).
+//
 // The put back can be a deferred closure's (<-w.comms; defer func() {
 // w.comms <- token }()): its send returns the token the function that
 // defers it took before the defer.
@@ -646,8 +649,34 @@ func tookBefore(at ssa.Instruction, ch ssa.Value, mc *ssa.MakeClosure) (took, fo
 				if sameInstanceBound(ch, x.Chan, mc) {
 					return false, true
 				}
+			case *ssa.Select:
+				for k, st := range x.States {
+					if !sameInstanceBound(ch, st.Chan, mc) {
+						continue
+					}
+					if st.Dir != types.RecvOnly {
+						return false, true
+					}
+					if caseTaken(b, x, k) {
+						return true, true // select { case <-ctx.Done(): return; case <-ch: }
+					}
+				}
 			}
 		}
 	}
 	return false, false
+}
+
+// caseTaken reports whether b runs only after the select sel chose its
+// k'th case: b is reached only through the branch where the select's
+// index equals k.
+func caseTaken(b *ssa.BasicBlock, sel *ssa.Select, k int) bool {
+	return guardedBy(b, func(cond ssa.Value, taken bool) bool {
+		bin, ok := cond.(*ssa.BinOp)
+		if !ok || bin.Op != token.EQL || !taken {
+			return false
+		}
+		ex, ok := bin.X.(*ssa.Extract)
+		return ok && ex.Tuple == sel && ex.Index == 0 && isIntConst(bin.Y, int64(k))
+	})
 }
