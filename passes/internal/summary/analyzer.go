@@ -81,13 +81,21 @@ type Result struct {
 	conds    map[string]string
 }
 
-// Func returns what is known of fn, a function of the package.
-func (r *Result) Func(fn *ssa.Function) *Func { return r.byFn[fn] }
+// Func returns what is known of fn, a function of the package (or an
+// instantiation of one: its generic function's).
+func (r *Result) Func(fn *ssa.Function) *Func {
+	if f := r.byFn[fn]; f != nil || fn == nil {
+		return f
+	}
+	return r.byFn[r.a.declared(fn)]
+}
 
 // SummaryOf returns the summary of a callee, in this package or imported
-// as a fact, or nil when none is known (an empty summary).
+// as a fact, or nil when none is known (an empty summary). An
+// instantiation of a generic function of the package has its generic
+// function's summary.
 func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
-	if f := r.byFn[fn]; f != nil {
+	if f := r.Func(fn); f != nil {
 		return f.Summary
 	}
 	if obj := FuncObject(fn); obj != nil {

@@ -191,3 +191,26 @@ var sessions = NewCache[string, *Session](1024, nil)
 func Lookup(id string) (*Session, error) {
 	return sessions.GetOrLoad(id, func(id string) (*Session, error) { return &Session{User: id}, nil })
 }
+
+// Registry keeps its own lock while it hands a batch to an instantiated
+// batcher: the instantiation's method blocks as the generic one does.
+type Registry struct {
+	mu      sync.Mutex
+	names   map[string]int
+	batches *Batcher[string]
+}
+
+func (r *Registry) RegisterHeld(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.names[name]++
+	r.batches.AddHeld(name) // want `r.mu held across call of \(\*Batcher\)\.AddHeld, which blocks: \(\*Batcher\)\.AddHeld -> channel send \(locked at generics.go:\d+, released by defer\)`
+}
+
+// Register hands the name on after unlocking.
+func (r *Registry) Register(name string) {
+	r.mu.Lock()
+	r.names[name]++
+	r.mu.Unlock()
+	r.batches.AddHeld(name)
+}
