@@ -114,7 +114,11 @@
 // code of the package that may: a function that writes the field, or
 // calls one that does (w.start(); w.Reset()), a func value of a type some
 // writing function or closure has, or, for an exported field, another
-// package. A branch taken only when an
+// package. So is an unexported field of a struct another struct holds by
+// value in a field, when nothing in the package writes it there: no store
+// through an address of that field, or through a parameter such an
+// address is passed to (a ring buffer that waits only once its maxLen is
+// set, held by a consumer that never sets it). A branch taken only when an
 // unexported bool field or package variable is true that only _test.go
 // files set (a testing knob in the options, synchronizeForTest) does not
 // run in the program. A lock of an object

@@ -33,6 +33,11 @@ type writerIndex struct {
 	stores  map[*types.Var][]*ssa.Function    // the functions that store to a field
 	callers map[*ssa.Function][]*ssa.Function // who calls a function of the package, or makes a closure
 	byField map[*types.Var]map[*ssa.Function]bool
+
+	// zeros memoises zeroVia, over the field addresses in outerAddrs
+	// (see embeddedfields.go).
+	zeros      map[embedKey]bool
+	outerAddrs map[*types.Var][]ssa.Value
 }
 
 func newWriterIndex(pkg *ssa.Package, funcs []*ssa.Function) *writerIndex {

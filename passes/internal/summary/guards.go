@@ -498,6 +498,15 @@ func evalCond(fn *ssa.Function, at judged, c lockstate.Cond, arg ssa.Value) (kno
 		}
 		return false, false
 	}
+	if fa, ok := arg.(*ssa.FieldAddr); ok && at.writers != nil && indexByte(c.Path[1:], '.') < 0 {
+		// A struct held by value in a field, whose field nothing in
+		// the package writes there (embeddedfields.go).
+		outer, inner := FieldVar(fa), fieldNamed(fa.Type(), c.Path[1:])
+		if outer != nil && inner != nil && at.writers.zeroVia(outer, inner) {
+			return true, zeroHolds(c)
+		}
+		return false, false
+	}
 	// A field of an object allocated in fn and never assigned there: its
 	// zero value (false, nil).
 	var aliases []ssa.Value // the object and the loads of its variable
@@ -556,13 +565,19 @@ func evalCond(fn *ssa.Function, at judged, c lockstate.Cond, arg ssa.Value) (kno
 	if at.call != nil && at.writers != nil && !keptZero(fn, at, alloc, aliases, name) {
 		return false, false
 	}
+	return true, zeroHolds(c)
+}
+
+// zeroHolds evaluates c, a condition on a field, on the field's zero
+// value (nil, 0 or false).
+func zeroHolds(c lockstate.Cond) bool {
 	switch {
 	case c.Nil:
-		return true, c.Value // the zero value is nil
+		return c.Value
 	case c.Cmp != token.ILLEGAL:
-		return true, compare(0, c.Cmp, c.K) == c.Value // the zero value is 0
+		return compare(0, c.Cmp, c.K) == c.Value
 	}
-	return true, !c.Value // the zero value is false
+	return !c.Value
 }
 
 // literalTemp returns the local variable of fn that v loads, when v is the
