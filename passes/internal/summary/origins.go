@@ -618,7 +618,7 @@ func (a *analyzer) embeddedOutward(obj *types.TypeName, seen map[*types.TypeName
 // constructors, is one.
 func (a *analyzer) sealedFunc(t types.Type) *types.Named {
 	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() != a.pkg.Pkg || n.TypeParams().Len() > 0 {
+	if !ok || n.Obj().Pkg() != a.pkg.Pkg {
 		return nil
 	}
 	sig, isFunc := n.Underlying().(*types.Signature)
@@ -648,7 +648,8 @@ func (a *analyzer) takesUnexported(sig *types.Signature) bool {
 }
 
 // sealedFuncOrigin returns what a value of the sealed func type n can be:
-// the union of every conversion to n in the package, which is closed
+// the union of every conversion to n (to any instantiation of it, for a
+// generic type) in the package, which is closed
 // unless one of them converts a value the package does not decide.
 func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
 	if o, ok := a.sealedFuncs[n.Obj()]; ok {
@@ -662,7 +663,7 @@ func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
 	for _, fn := range a.srcFuncs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if ct, ok := instr.(*ssa.ChangeType); ok && types.Identical(ct.Type(), n) {
+				if ct, ok := instr.(*ssa.ChangeType); ok && sameNamed(ct.Type(), n) {
 					o.merge(a.origin(fn, ct.X, 1))
 				}
 			}
@@ -670,4 +671,12 @@ func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
 	}
 	a.sealedFuncs[n.Obj()] = o
 	return o
+}
+
+// sameNamed reports whether t is the named type n or, for a generic type,
+// an instantiation of the same type (ipQueueOpt[T] and ipQueueOpt[*msg]):
+// a value of either is one of the package's conversions to the type.
+func sameNamed(t types.Type, n *types.Named) bool {
+	m, ok := types.Unalias(t).(*types.Named)
+	return ok && m.Obj() == n.Obj()
 }

@@ -214,3 +214,66 @@ func (r *Registry) Register(name string) {
 	r.mu.Unlock()
 	r.batches.AddHeld(name)
 }
+
+// queueOpts configures a generic queue through options that only this
+// package can write: their parameter is its unexported config.
+type queueOpts[T any] struct {
+	maxLen int
+	size   func(T) int
+}
+
+type queueOpt[T any] func(*queueOpts[T])
+
+func withMaxLen[T any](n int) queueOpt[T] {
+	return func(o *queueOpts[T]) { o.maxLen = n }
+}
+
+type queue[T any] struct {
+	opts  queueOpts[T]
+	elems []T
+}
+
+func newQueue[T any](opts ...queueOpt[T]) *queue[T] {
+	q := &queue[T]{}
+	for _, opt := range opts {
+		opt(&q.opts)
+	}
+	return q
+}
+
+// Server makes its queues under its lock; the options it passes are the
+// package's own. Not a finding.
+type Server struct {
+	mu     sync.Mutex
+	queues map[string]*queue[string]
+}
+
+func (s *Server) AddQueue(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queues[name] = newQueue(withMaxLen[string](128))
+}
+
+// Hook is an option type whose values users write.
+type Hook[T any] func(T)
+
+type hookedQueue[T any] struct {
+	hooks []Hook[T]
+	elems []T
+}
+
+func newHookedQueue[T any](hooks ...Hook[T]) *hookedQueue[T] {
+	q := &hookedQueue[T]{hooks: hooks}
+	for _, h := range hooks {
+		var zero T
+		h(zero)
+	}
+	return q
+}
+
+// AddHooked runs the users' hooks under the lock.
+func (s *Server) AddHooked(name string, hooks ...Hook[string]) *hookedQueue[string] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return newHookedQueue(hooks...) // want `s.mu held across call of newHookedQueue, which calls func value hooks\[i\] \(newHookedQueue -> func value hooks\[i\]\) \(locked at generics.go:\d+, released by defer\)$`
+}
