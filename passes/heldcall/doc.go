@@ -103,9 +103,12 @@
 // fields of an unexported struct that the exported API never hands out,
 // and values of an unexported func type the API never takes in (an
 // option func), or of a func type whose parameter is an unexported type of
-// the package (an exported type Option func(*options)), can only be set or
-// made by the package: they are resolved through its own stores and
-// conversions. Function summaries
+// the package (an exported type Option func(*options), or a generic
+// opt[T] func(*opts[T])), can only be set or made by the package: they
+// are resolved through its own stores and conversions (to any
+// instantiation, for a generic type). A call of a method of an
+// instantiated generic type is judged by the generic method's summary.
+// Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
 // callee that blocks only if flush, or only once c.started, does not block
 // when called with false or on a new object (also one built in a variable
