@@ -155,7 +155,7 @@ func restart(t types.Type, prefix, path string) (string, restartResult) {
 			break
 		}
 		if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
-			if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil {
+			if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && !ownCond(n, path) {
 				if _, isStruct := n.Underlying().(*types.Struct); isStruct {
 					out = "(*" + typeName(n) + ")" // the pointee is another object
 				}
@@ -163,6 +163,13 @@ func restart(t types.Type, prefix, path string) (string, restartResult) {
 		}
 	}
 	return out, restarted
+}
+
+// ownCond reports whether the path below a pointer to n is the L of a
+// sync.Cond: the Cond's lock is its holder's (q.cond.L is the pool's
+// lock), not one lock of every Cond.
+func ownCond(n *types.Named, path string) bool {
+	return path == ".L" && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Cond"
 }
 
 // typeName writes a named type as lock classes do: "pkg/path.T".

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -274,8 +275,11 @@ func shortName(v ssa.Value) string {
 // deadlock.Mutex) would be one class. Its field is classed by the field
 // that holds the wrapper, "(*types.PartSet).mtx.Mutex", or left to the
 // caller's argument for a wrapper reached from a parameter (see Rebase).
+// So is a sync.Cond's L: the Conds of a program have their own lock each,
+// "(*pkg.pool).cond.L", not one class (*sync.Cond).L that would join every
+// Cond's lock into one cycle.
 func fieldClass(named *types.Named, base ID, f string) string {
-	if named != nil && LockWrapper(named) {
+	if named != nil && (LockWrapper(named) || isCond(named)) {
 		if base.Class != "" {
 			return base.Class + "." + f
 		}
@@ -412,4 +416,31 @@ func lockWrapper(named *types.Named, depth int) bool {
 		}
 	}
 	return true
+}
+
+// SameOwner reports whether the lock m guards the lock l's instance: m is
+// a package-level lock, or both are fields of one object (n.snapMu and
+// n.RWMutex). The keys must be of one function.
+func SameOwner(l, m ID) bool {
+	if m.Root == RootGlobal {
+		return true
+	}
+	lp, mp := ownerKey(l.Key), ownerKey(m.Key)
+	return lp != "" && lp == mp
+}
+
+// ownerKey returns the key of the object whose field the lock key names,
+// or "" when it is not a field.
+func ownerKey(key string) string {
+	i := strings.LastIndexByte(key, '.')
+	if i <= 0 || strings.ContainsAny(key[i:], "[]") {
+		return ""
+	}
+	return key[:i]
+}
+
+// isCond reports whether named is sync.Cond.
+func isCond(named *types.Named) bool {
+	obj := named.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == "sync" && obj.Name() == "Cond"
 }
