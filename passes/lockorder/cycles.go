@@ -36,6 +36,9 @@ type edge struct {
 	// fromCaller is set when the first lock is one the function holds
 	// from its entry and releases at from.Pos (releases.go).
 	fromCaller bool
+	// gates are the locks held for writing where the second lock is
+	// taken (gates.go).
+	gates []lockstate.Held
 }
 
 // fromWhere says where an edge's first lock was taken, or for a lock the
@@ -170,13 +173,14 @@ func (c *checker) opposite(e edge, back []edge) (edge, bool) {
 }
 
 // canDeadlock reports whether edges e and b, in opposite orders, can
-// deadlock: two different acquisitions, not both reads on both sides
+// deadlock: two different acquisitions, not under one gate lock (gated),
+// not both reads on both sides
 // unless each lock has writers. Readers alone share both locks; but while a
 // writer waits on a sync.RWMutex no new reader gets in, so with a writer
 // queued on each lock, each reader waits behind a writer that waits for
 // the other reader (the rlock-reentry deadlock, across two locks).
 func (c *checker) canDeadlock(e, b edge) bool {
-	if b.pos == e.pos {
+	if b.pos == e.pos || gated(e, b) {
 		return false
 	}
 	if !allReads(e, b) {

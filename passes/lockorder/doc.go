@@ -69,7 +69,15 @@
 //     package's own code takes two locks in one order and only a test
 //     takes them in the other, the inversion is the test's: it is
 //     reported at the test's acquisition only, and a test's orders are
-//     not exported to importers;
+//     not exported to importers. Two orders both taken under one gate
+//     lock are no cycle: a lock of a third class, held for writing at
+//     both acquisitions, in the function or by every caller of it, and a
+//     field of the same object as the first lock (or a package-level
+//     lock). A connection whose shutdown takes m then closeM, and whose
+//     Reconnect takes closeM then m, both under its destructorM, cannot
+//     deadlock: the second goroutine waits for destructorM first. Each
+//     sync.Cond's L is its holder's lock (q.cond.L is the pool's, classed
+//     by the field holding the Cond), not one lock of every Cond;
 //   - same-class: two instances of one lock class, hanging off two
 //     parameters, taken one while the other is held, when the function
 //     never orders the two (a.id < b.id): transfer(a, b) beside

@@ -93,6 +93,9 @@ type checker struct {
 	fn         *summary.Func   // the function being checked
 	at         ssa.Instruction // the acquisition being checked
 	root       ssa.Value       // a value the lock being taken hangs off, if known
+	// outside holds the classes of the held locks that the callee taking
+	// the lock being checked releases around the acquisition.
+	outside []string
 	// readOnly holds the classes of locks that no writer can take, whose
 	// recursive read locks cannot deadlock (readers.go).
 	readOnly map[string]bool
@@ -166,7 +169,10 @@ func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held 
 	c.call = common
 	for _, t := range takes {
 		c.nameByArg(f, common, &t.Lock)
-		if c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside)) {
+		c.outside = t.Outside
+		reported := c.check(pos, name, t.Lock, t.Mode, lockstate.WithoutClasses(held, t.Outside))
+		c.outside = nil
+		if reported {
 			return // one finding per call
 		}
 	}
@@ -225,13 +231,14 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 		return false
 	}
 	to := c.orderClass(id)
+	gates := c.gatesAt(held)
 	for _, h := range held {
 		from := c.orderClass(h.ID)
 		if from == "" || from == to || c.res.Unshared(c.fn, h.ID, c.at) {
 			continue // an object no other goroutine can reach yet orders nothing
 		}
 		c.edges = append(c.edges, edge{from: h, to: id, fromClass: from, toClass: to, toMode: mode, pos: pos, via: via, deferred: c.deferred,
-			related: c.related(h, id), flow: c.fn.Flow, call: c.call})
+			related: c.related(h, id), flow: c.fn.Flow, call: c.call, gates: gates})
 	}
 	return false
 }

@@ -180,7 +180,7 @@ func (r *Result) TakenUnderCallers(f *Func, held []lockstate.Held, at ssa.Instru
 	for _, h := range held {
 		found := false
 		for _, m := range entry {
-			if released(state, m.Key) || !sameOwner(h.ID, m.ID) || !a.nestedUnder(h.Class, m.Class) {
+			if released(state, m.Key) || !lockstate.SameOwner(h.ID, m.ID) || !a.nestedUnder(h.Class, m.Class) {
 				continue
 			}
 			outer, found = m, true
@@ -191,26 +191,6 @@ func (r *Result) TakenUnderCallers(f *Func, held []lockstate.Held, at ssa.Instru
 		}
 	}
 	return outer, true
-}
-
-// sameOwner reports whether the outer lock m guards the lock l's instance:
-// m is a package-level lock, or both are fields of one object.
-func sameOwner(l, m lockstate.ID) bool {
-	if m.Root == lockstate.RootGlobal {
-		return true
-	}
-	lp, mp := ownerKey(l.Key), ownerKey(m.Key)
-	return lp != "" && lp == mp
-}
-
-// ownerKey returns the key of the object whose field the lock key names,
-// or "" when it is not a field.
-func ownerKey(key string) string {
-	i := strings.LastIndexByte(key, '.')
-	if i <= 0 || strings.ContainsAny(key[i:], "[]") {
-		return ""
-	}
-	return key[:i]
 }
 
 type nestKey struct{ inner, outer string }
@@ -250,7 +230,7 @@ func (a *analyzer) nestedUnder(inner, outer string) bool {
 			held = a.callersHold(fn)
 		}
 		for _, m := range held {
-			if m.Mode == lockstate.Write && m.Class == outer && sameOwner(lock, m.ID) {
+			if m.Mode == lockstate.Write && m.Class == outer && lockstate.SameOwner(lock, m.ID) {
 				return true
 			}
 		}

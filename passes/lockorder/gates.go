@@ -1,0 +1,75 @@
+package lockorder
+
+import (
+	"slices"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// This file recognises inversions that a common outer lock serialises, a
+// gate lock:
+//
+//	func (c *Conn) shutdown() {
+//		c.destructorM.Lock()
+//		defer c.destructorM.Unlock()
+//		c.m.Lock()
+//		c.closeM.Lock() // m, then closeM
+//		...
+//	}
+//
+//	func (c *Conn) Reconnect() {
+//		c.destructorM.Lock()
+//		defer c.destructorM.Unlock()
+//		c.closeM.Lock()
+//		c.m.Lock() // closeM, then m: both under destructorM
+//		...
+//	}
+//
+// Two goroutines that take the pair in opposite orders on one connection
+// both hold its destructorM first, so one waits for the other before it
+// takes either lock: they cannot deadlock.
+
+// gatesAt returns the locks held for writing when the acquisition being
+// checked takes its lock, besides the first lock of each edge: those held
+// in the function (held, without the locks a callee releases around the
+// acquisition), and those every caller holds (summary.Result.CallersHold)
+// that the function has not released there.
+func (c *checker) gatesAt(held []lockstate.Held) []lockstate.Held {
+	var gates []lockstate.Held
+	for _, h := range held {
+		if h.Mode == lockstate.Write && !h.Inherited {
+			gates = append(gates, h)
+		}
+	}
+	entry := c.res.CallersHold(c.fn.Fn)
+	if len(entry) == 0 {
+		return gates
+	}
+	ev, _ := c.fn.Flow.EventAt(c.at)
+	for _, h := range lockstate.WithoutClasses(entry, c.outside) {
+		released := slices.ContainsFunc(ev.State.Released, func(id lockstate.ID) bool { return id.Key == h.Key })
+		if !released {
+			gates = append(gates, h)
+		}
+	}
+	return gates
+}
+
+// gated reports whether edges e and b, which take the same two classes in
+// opposite orders, are both taken under one gate: a lock of one class,
+// held for writing at both, and tied to the instances of each edge's lock
+// of e's first class (a field of the same object, or a package-level
+// lock). Where those instances are one object, so is the gate.
+func gated(e, b edge) bool {
+	for _, g := range e.gates {
+		if g.Class == "" || g.Class == e.from.Class || g.Class == e.to.Class || !lockstate.SameOwner(e.from.ID, g.ID) {
+			continue
+		}
+		for _, h := range b.gates {
+			if h.Class == g.Class && lockstate.SameOwner(b.to, h.ID) && (g.Root != lockstate.RootGlobal || h.Key == g.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
