@@ -57,16 +57,21 @@ func (c *checker) gatesAt(held []lockstate.Held) []lockstate.Held {
 
 // gated reports whether edges e and b, which take the same two classes in
 // opposite orders, are both taken under one gate: a lock of one class,
-// held for writing at both, and tied to the instances of each edge's lock
-// of e's first class (a field of the same object, or a package-level
-// lock). Where those instances are one object, so is the gate.
+// held for writing at both, and tied to one lock of the cycle in each (a
+// field of the same object, or a package-level lock): to e's first lock
+// and to b's second, or to e's second and to b's first. Where the cycle
+// closes, those are one lock, and so is the gate.
 func gated(e, b edge) bool {
 	for _, g := range e.gates {
-		if g.Class == "" || g.Class == e.from.Class || g.Class == e.to.Class || !lockstate.SameOwner(e.from.ID, g.ID) {
+		if g.Class == "" || g.Class == e.from.Class || g.Class == e.to.Class {
 			continue
 		}
 		for _, h := range b.gates {
-			if h.Class == g.Class && lockstate.SameOwner(b.to, h.ID) && (g.Root != lockstate.RootGlobal || h.Key == g.Key) {
+			if h.Class != g.Class || g.Root == lockstate.RootGlobal && h.Key != g.Key {
+				continue
+			}
+			if lockstate.SameOwner(e.from.ID, g.ID) && lockstate.SameOwner(b.to, h.ID) ||
+				lockstate.SameOwner(e.to, g.ID) && lockstate.SameOwner(b.from.ID, h.ID) {
 				return true
 			}
 		}
