@@ -163,7 +163,11 @@
 // by. A goroutine body that reports on a
 // channel parameter is the other side of every channel its starters hand
 // it (go-cmp's detectRaces, started by two functions, each with a channel
-// of its own). A closer that finds a stream already
+// of its own), and a channel read out of a map kept in a field is each
+// channel the package puts into such maps: a loop that closes every
+// channel of the map (for tag, in := range s.feeds { close(in) }) stops
+// the workers that range over them, so the WaitGroup.Wait after it is a
+// join. A closer that finds a stream already
 // claimed and waits for the first closer to finish (if already done,
 // <-s.done) joins that closer. It is reported only under a lock the
 // workers take, where it deadlocks. A receive that a dominating branch

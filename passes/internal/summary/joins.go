@@ -259,6 +259,9 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 				v, fn = r, g
 				continue
 			}
+			if m := rangedMap(x); m != nil && depth > 0 {
+				return a.elemChanKeys(fn, m, depth-1)
+			}
 		case *ssa.Call:
 			if r, g := a.returned(x, 0); r != nil {
 				v, fn = r, g
@@ -277,6 +280,55 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 		}
 	}
 	return nil
+}
+
+// rangedMap returns the map that x, the value of a range loop's
+// iteration, is read out of (for k, ch := range subs.chans), or nil.
+func rangedMap(x *ssa.Extract) ssa.Value {
+	next, ok := x.Tuple.(*ssa.Next)
+	if !ok || x.Index != 2 || next.IsString {
+		return nil
+	}
+	rng, ok := next.Iter.(*ssa.Range)
+	if !ok {
+		return nil
+	}
+	return rng.X
+}
+
+// elemChanKeys returns the keys of the channels the package puts into the
+// container m of fn (a map kept in a field: every channel any function
+// stores into that field's maps); nil when one is not known, or when the
+// container can hold channels the package does not make.
+func (a *analyzer) elemChanKeys(fn *ssa.Function, m ssa.Value, depth int) []chanKey {
+	roots, leak := a.containerRoots(fn, m, 0)
+	if !leak.Closed() || len(roots) == 0 {
+		return nil
+	}
+	var keys []chanKey
+	for _, w := range a.elementWrites(roots) {
+		ks := a.chanKeysAt(w.fn, w.val, depth)
+		if len(ks) == 0 {
+			return nil
+		}
+		for _, k := range ks {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) > maxChanKeys {
+			return nil
+		}
+	}
+	return keys
+}
+
+// closesEvery reports whether x, a close of ch in fn, closes every channel
+// of a map: ch is the value of a range over the map, closed on each
+// iteration (in the block that reads it).
+func closesEvery(x ssa.Instruction, ch ssa.Value) bool {
+	ex, ok := ch.(*ssa.Extract)
+	return ok && rangedMap(ex) != nil && ex.Block() == x.Block()
 }
 
 // paramChanKeys returns the keys of the channels the callers pass as the
@@ -530,6 +582,14 @@ func (a *analyzer) signalledBefore(fn *ssa.Function, instr ssa.Instruction) sign
 		for _, x := range b.Instrs {
 			forChanOps(x, func(ch ssa.Value, signal bool) {
 				if !signal || !Precedes(x, instr) {
+					return
+				}
+				if ex, ok := ch.(*ssa.Extract); ok && rangedMap(ex) != nil {
+					// close(ch) for each ch of a map closes all its
+					// channels; a close of some of them, none for sure.
+					if _, closes := x.(ssa.CallInstruction); closes && closesEvery(x, ch) {
+						out.closed = append(out.closed, a.chanKeysOf(fn, ch)...)
+					}
 					return
 				}
 				if k := a.chanKeyOf(fn, ch); k == nil {
