@@ -110,8 +110,9 @@
 // instantiated generic type is judged by the generic method's summary.
 // Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
-// callee that blocks only if flush, or only once c.started, does not block
-// when called with false or on a new object (also one built in a variable
+// callee that blocks only if flush, or only once c.started (or only in a
+// range over a map it fills only if err != nil), does not block
+// when called with false (or nil) or on a new object (also one built in a variable
 // and handed to its options, w := Writer{}; opt(&w)). A field is the new
 // object's zero value unless the function sets it or hands the object to
 // code of the package that may: a function that writes the field, or

@@ -76,10 +76,27 @@ func (a *analyzer) guardsOf(fn *ssa.Function) *guards {
 }
 
 // reachableUnder returns which blocks of fn run when atom at has value val.
+// A range over a map that is nil under the atom runs no iteration (var
+// calls map[int]*req; if err != nil { calls = c.calls }; for _, r := range
+// calls { ... }): where the first walk meets such a loop, a second walk
+// judges the map by the φ edges from the blocks the first found
+// reachable. The second walk can only remove blocks.
 func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
-	seen := make([]bool, len(fn.Blocks))
+	seen, ranges := walkUnder(fn, at, val, nil)
+	if ranges {
+		seen, _ = walkUnder(fn, at, val, seen)
+	}
+	return seen
+}
+
+// walkUnder is one walk of reachableUnder; with prev, the blocks an
+// earlier walk found reachable, a range over a map nil under the atom is
+// known to end at once. ranges reports that the walk met a range loop it
+// could not decide.
+func walkUnder(fn *ssa.Function, at atom, val bool, prev []bool) (seen []bool, ranges bool) {
+	seen = make([]bool, len(fn.Blocks))
 	if len(fn.Blocks) == 0 {
-		return seen
+		return seen, false
 	}
 	work := []*ssa.BasicBlock{fn.Blocks[0]}
 	seen[0] = true
@@ -88,7 +105,17 @@ func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
 		work = work[:len(work)-1]
 		succs := b.Succs
 		if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 {
-			if known, cond := evalUnder(fn, ifi.Cond, at, val, 0); known {
+			known, cond := evalUnder(fn, ifi.Cond, at, val, 0)
+			if !known {
+				if m := rangeOk(ifi.Cond); m != nil {
+					if prev == nil {
+						ranges = true
+					} else if nilUnder(m, prev, 0) {
+						known, cond = true, false
+					}
+				}
+			}
+			if known {
 				if cond {
 					succs = succs[:1]
 				} else {
@@ -106,7 +133,49 @@ func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
 			}
 		}
 	}
-	return seen
+	return seen, ranges
+}
+
+// rangeOk returns the map ranged over when cond is the "ok" of a range
+// loop's next step over a map, or nil.
+func rangeOk(cond ssa.Value) ssa.Value {
+	ex, ok := cond.(*ssa.Extract)
+	if !ok || ex.Index != 0 {
+		return nil
+	}
+	next, ok := ex.Tuple.(*ssa.Next)
+	if !ok || next.IsString {
+		return nil
+	}
+	rng, ok := next.Iter.(*ssa.Range)
+	if !ok {
+		return nil
+	}
+	return rng.X
+}
+
+// nilUnder reports whether v is nil on every way into it from the blocks
+// reachable holds: the nil constant, or a φ of such values over its edges
+// from reachable blocks.
+func nilUnder(v ssa.Value, reachable []bool, depth int) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.Phi:
+		if depth > maxCondDepth {
+			return false
+		}
+		for i, e := range x.Edges {
+			if p := x.Block().Preds[i]; p.Index < len(reachable) && !reachable[p.Index] {
+				continue
+			}
+			if !nilUnder(e, reachable, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // branchAtoms returns the atoms fn's If instructions test, leaving out a
