@@ -305,22 +305,7 @@ func (a *analyzer) elemChanKeys(fn *ssa.Function, m ssa.Value, depth int) []chan
 	if !leak.Closed() || len(roots) == 0 {
 		return nil
 	}
-	var keys []chanKey
-	for _, w := range a.elementWrites(roots) {
-		ks := a.chanKeysAt(w.fn, w.val, depth)
-		if len(ks) == 0 {
-			return nil
-		}
-		for _, k := range ks {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-		if len(keys) > maxChanKeys {
-			return nil
-		}
-	}
-	return keys
+	return a.unionChanKeys(a.elementWrites(roots), depth)
 }
 
 // closesEvery reports whether x, a close of ch in fn, closes every channel
@@ -339,12 +324,23 @@ func (a *analyzer) paramChanKeys(fn *ssa.Function, p *ssa.Parameter, depth int) 
 	if i < 0 || fn.Parent() != nil {
 		return nil
 	}
-	var keys []chanKey
+	var vals []valueSite
 	for _, cs := range a.directCalls(fn) {
 		if i >= len(cs.call.Args) {
 			return nil
 		}
-		ks := a.chanKeysAt(cs.fn, cs.call.Args[i], depth)
+		vals = append(vals, valueSite{cs.fn, cs.call.Args[i]})
+	}
+	return a.unionChanKeys(vals, depth)
+}
+
+// unionChanKeys returns the keys of the channels the values can be, each
+// once; nil when one of them is not known, or when there are more than
+// maxChanKeys.
+func (a *analyzer) unionChanKeys(vals []valueSite, depth int) []chanKey {
+	var keys []chanKey
+	for _, v := range vals {
+		ks := a.chanKeysAt(v.fn, v.val, depth)
 		if len(ks) == 0 {
 			return nil
 		}
