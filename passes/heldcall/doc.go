@@ -195,8 +195,9 @@
 // func value the package does not decide, or one whose type names a type
 // of an internal package, which only the module can write), a supplied
 // func value that computes a number from a key or a value (a sizer, a
-// hash, a weigher: plain-data parameters, one of them a string or bytes,
-// and numeric results; a func() int or a function of numbers stays
+// hash, a weigher: plain-data parameters, one of them a string or bytes
+// or a generic key, a type parameter constrained only by comparable, and
+// numeric results; a func() int or a function of numbers stays
 // proven, since it can read or commit shared state) or a predicate over
 // values (a single bool result from parameters passed by value: an
 // expiry test, a status filter; one handed a pointer or an interface

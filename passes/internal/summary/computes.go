@@ -7,7 +7,8 @@ import (
 // Computes reports whether values of the func type t compute a number from
 // the bytes of a key or a value: every parameter is plain data (a number,
 // a string, a bool, or a slice, array or map of data), one of them is text
-// or bytes (a string, a []byte, a []string), and every result is a number.
+// or bytes (a string, a []byte, a []string) or a generic key (a type
+// parameter constrained only by comparable), and every result is a number.
 // Such a function is a size, a hash or a weight (a cache's sizer, a
 // postings label sizer, a weigher): whoever supplies it writes a
 // calculation, not a hook that does I/O or waits for another goroutine, so
@@ -57,6 +58,9 @@ func keyedByText(sig *types.Signature) bool {
 // textual reports whether t is a string, or a slice or array of bytes or
 // strings.
 func textual(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		return genericKey(tp)
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		return u.Info()&types.IsString != 0
@@ -66,6 +70,14 @@ func textual(t types.Type) bool {
 		return textual(u.Elem()) || isByte(u.Elem())
 	}
 	return false
+}
+
+// genericKey reports whether tp is a type parameter constrained only to
+// be comparable (K comparable): a generic container's key, which its
+// sizer or hash reads as a key's bytes.
+func genericKey(tp *types.TypeParam) bool {
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	return ok && iface.NumMethods() == 0 && iface.IsComparable() && !iface.IsMethodSet()
 }
 
 func isByte(t types.Type) bool {
@@ -123,6 +135,9 @@ func number(t types.Type) bool {
 func plainData(t types.Type, depth int) bool {
 	if depth > 3 {
 		return false
+	}
+	if tp, ok := t.(*types.TypeParam); ok {
+		return genericKey(tp)
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:

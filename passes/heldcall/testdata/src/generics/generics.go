@@ -277,3 +277,44 @@ func (s *Server) AddHooked(name string, hooks ...Hook[string]) *hookedQueue[stri
 	defer s.mu.Unlock()
 	return newHookedQueue(hooks...) // want `s.mu held across call of newHookedQueue, which calls func value hooks\[i\] \(newHookedQueue -> func value hooks\[i\]\) \(locked at generics.go:\d+, released by defer\)$`
 }
+
+// SizedCache charges each entry's key against its budget with a sizer its
+// users supply: a calculation over the key. A note.
+type SizedCache[K comparable, V ~[]byte | ~string] struct {
+	mu      sync.Mutex
+	size    uint64
+	keySize func(K) uint64
+	items   map[K]V
+}
+
+func NewSizedCache[K comparable, V ~[]byte | ~string](keySize func(K) uint64) *SizedCache[K, V] {
+	return &SizedCache[K, V]{keySize: keySize, items: map[K]V{}}
+}
+
+func (c *SizedCache[K, V]) Add(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[k] = v
+	c.size += uint64(len(v))
+	if c.keySize != nil {
+		c.size += c.keySize(k) // want `c.mu held across call of func value c.keySize \(locked at generics.go:\d+, released by defer\) \(plausible: a func value of type func\(K\) uint64 computes a number\)`
+	}
+}
+
+// HookedCache tells its users of each entry added, with the cache locked.
+type HookedCache[K comparable, V any] struct {
+	mu    sync.Mutex
+	onAdd func(K) error
+	items map[K]V
+}
+
+func NewHookedCache[K comparable, V any](onAdd func(K) error) *HookedCache[K, V] {
+	return &HookedCache[K, V]{onAdd: onAdd, items: map[K]V{}}
+}
+
+func (c *HookedCache[K, V]) Add(k K, v V) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[k] = v
+	return c.onAdd(k) // want `c.mu held across call of func value c.onAdd \(locked at generics.go:\d+, released by defer\)$`
+}
