@@ -12,8 +12,10 @@
 # r17 (MODS="influxdb vitess"), go-libp2p and lnd, drawn once in r19
 # (MODS="libp2p lnd"), and centrifuge, mochi-mqtt, paho.mqtt.golang,
 # rocketmq-client-go and tikv's client-go, drawn once in r20
-# (MODS="centrifuge mochi paho rocketmq tikv"), and Open Policy Agent and
-# Jaeger, drawn once in r24 (MODS="opa jaeger").
+# (MODS="centrifuge mochi paho rocketmq tikv"), Open Policy Agent and
+# Jaeger, drawn once in r24 (MODS="opa jaeger"), and franz-go, rueidis,
+# amqp091-go, yamux and gocql, drawn once in r25 (MODS="franz rueidis amqp
+# yamux gocql").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -62,6 +64,11 @@ fetch rocketmq github.com/apache/rocketmq-client-go/v2 v2.1.3-0.20251226070945-2
 fetch tikv github.com/tikv/client-go/v2 v2.0.4
 fetch opa github.com/open-policy-agent/opa v1.22.4
 fetch jaeger github.com/jaegertracing/jaeger v1.75.0
+fetch franz github.com/twmb/franz-go v1.22.3
+fetch rueidis github.com/redis/rueidis v1.0.80
+fetch amqp github.com/rabbitmq/amqp091-go v1.17.0
+fetch yamux github.com/hashicorp/yamux v0.1.2
+fetch gocql github.com/gocql/gocql v1.7.0
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -85,7 +92,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
