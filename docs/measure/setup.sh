@@ -15,7 +15,8 @@
 # (MODS="centrifuge mochi paho rocketmq tikv"), Open Policy Agent and
 # Jaeger, drawn once in r24 (MODS="opa jaeger"), and franz-go, rueidis,
 # amqp091-go, yamux and gocql, drawn once in r25 (MODS="franz rueidis amqp
-# yamux gocql").
+# yamux gocql"), and kcp-go, clickhouse-go and puddle, read whole in r25
+# (MODS="kcp clickhouse puddle").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -69,6 +70,9 @@ fetch rueidis github.com/redis/rueidis v1.0.80
 fetch amqp github.com/rabbitmq/amqp091-go v1.17.0
 fetch yamux github.com/hashicorp/yamux v0.1.2
 fetch gocql github.com/gocql/gocql v1.7.0
+fetch kcp github.com/xtaci/kcp-go/v5 v5.7.6
+fetch clickhouse github.com/ClickHouse/clickhouse-go/v2 v2.51.0
+fetch puddle github.com/jackc/puddle/v2 v2.2.4
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -92,7 +96,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
