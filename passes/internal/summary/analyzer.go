@@ -87,7 +87,12 @@ func (r *Result) Func(fn *ssa.Function) *Func {
 	if f := r.byFn[fn]; f != nil || fn == nil {
 		return f
 	}
-	return r.byFn[r.a.declared(fn)]
+	// Only an instantiation: a wrapper (a bound method's $bound) takes
+	// other parameters than the method it wraps.
+	if o := fn.Origin(); o != nil {
+		return r.byFn[o]
+	}
+	return nil
 }
 
 // SummaryOf returns the summary of a callee, in this package or imported

@@ -455,6 +455,16 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	if callee == nil {
 		return nil, nil
 	}
+	args := c.Args
+	var bindings []ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil && len(bindings) == 1 {
+		// A method value called (f := s.count; f()): the method, with
+		// its bound receiver as the first argument.
+		callee, args, bindings = m, append([]ssa.Value{bindings[0]}, c.Args...), nil
+	}
 	if f := r.Func(callee); f != nil && f.InPlace {
 		return callee, nil
 	}
@@ -462,12 +472,8 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	if s == nil {
 		return callee, nil
 	}
-	var bindings []ssa.Value
-	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-		bindings = mc.Bindings
-	}
-	out := effectsAt(flow, pick(s), c.Args, bindings)
-	for _, fa := range calledArgs(s, c.Args) {
+	out := effectsAt(flow, pick(s), args, bindings)
+	for _, fa := range calledArgs(s, args) {
 		if f := r.Func(fa.fn); f != nil && f.InPlace {
 			continue // a range-over-func body, checked where it is written
 		}
