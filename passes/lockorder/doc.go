@@ -162,7 +162,9 @@
 // own calls of the setter are what the program runs. Their locks make
 // edges like a static call's; a lock they reach through a bound receiver
 // or a captured variable is known only by its class, so its cycles are
-// notes. A callee that drops the caller's lock and takes it back
+// notes, except for a method value made in the function that calls it
+// (n := r.count; n()), whose receiver is the value it was bound to. A
+// callee that drops the caller's lock and takes it back
 // (mu.Unlock(); time.Sleep(d); mu.Lock()) takes it while the caller's
 // other locks are held: an edge from each of them. A function that
 // releases a per-key lock its caller holds while it holds one it took
