@@ -26,7 +26,11 @@
 //
 //   - double-lock: Lock (or RLock) of a lock already held for writing, or
 //     Lock of a lock held, directly or through a call of a function that
-//     takes it; and a sync.Once whose function calls Do on the same Once
+//     takes it; a lock taken in a loop and released only by a defer,
+//     which runs at the return, so the next iteration locks it again (a
+//     lock of each iteration's element, a TryLock, and a turn that runs
+//     in a func literal called in place are not reported); and a
+//     sync.Once whose function calls Do on the same Once
 //     again, directly or through its callees (c.once.Do(c.load) where load
 //     reads an include through c.Get, which calls c.once.Do): the inner Do
 //     waits for the outer one, which waits for its function, for ever. A

@@ -57,6 +57,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.keys = c.keyLocks(f)
 		c.leaks(f)
 		c.loopLeaks(f)
+		c.deferredInLoops(f)
 		c.doubleUnlocks(f)
 		c.guardedUnlocks(f)
 		c.onceCalls(f)
