@@ -52,16 +52,9 @@ func (c *checker) deferredInLoops(f *summary.Func) {
 // lock's address as that call names it; nil when h was taken otherwise
 // (a TryLock, a wrapper).
 func (c *checker) acquisition(f *summary.Func, h lockstate.Held) (*ssa.Call, ssa.Value) {
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || call.Pos() != h.Pos {
-				continue
-			}
-			if op := f.Flow.OpOf(call.Common()); op.Kind == lockstate.Acquire {
-				return call, op.Recv
-			}
-		}
+	call, op := acquireCall(f, h)
+	if call == nil || op.Kind != lockstate.Acquire {
+		return nil, nil
 	}
-	return nil, nil
+	return call, op.Recv
 }

@@ -209,24 +209,32 @@ func (c *checker) reportLoopLeak(f *summary.Func, head *ssa.BasicBlock, e backEd
 // names it: the receiver of a Lock, or the argument of a wrapper call the
 // lock hangs off; nil if not found.
 func (c *checker) acquiredAddr(f *summary.Func, h lockstate.Held) ssa.Value {
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || call.Pos() != h.Pos {
-				continue
-			}
-			op := lockstate.OpOf(call.Common())
-			if op.Kind == lockstate.Acquire || op.Kind == lockstate.TryAcq {
-				return op.Recv
-			}
-			for _, arg := range call.Call.Args {
-				if under(h.Key, f.Flow.IDOf(arg).Key) {
-					return arg
-				}
-			}
+	call, op := acquireCall(f, h)
+	if call == nil {
+		return nil
+	}
+	if op.Kind == lockstate.Acquire || op.Kind == lockstate.TryAcq {
+		return op.Recv
+	}
+	for _, arg := range call.Call.Args {
+		if under(h.Key, f.Flow.IDOf(arg).Key) {
+			return arg
 		}
 	}
 	return nil
+}
+
+// acquireCall returns the call of f at which h was taken, and the lock
+// operation it is (NoOp for a wrapper); nil when there is none.
+func acquireCall(f *summary.Func, h lockstate.Held) (*ssa.Call, lockstate.Op) {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && call.Pos() == h.Pos {
+				return call, f.Flow.OpOf(call.Common())
+			}
+		}
+	}
+	return nil, lockstate.Op{}
 }
 
 // variesIn reports whether the lock at address v is another instance on
