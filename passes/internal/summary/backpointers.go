@@ -52,8 +52,12 @@ func (a *analyzer) backPointer(v ssa.Value) ssa.Value {
 	if f == nil {
 		return nil
 	}
+	callee := StaticCallee(call.Common())
+	if callee == nil {
+		return nil
+	}
 	bp, ok := a.backPtrOf(f.Origin())
-	if !ok || declaredFn(StaticCallee(call.Common())) != bp.fn || bp.param >= len(call.Call.Args) {
+	if !ok || declaredFn(callee) != bp.fn || bp.param >= len(call.Call.Args) {
 		return nil
 	}
 	return call.Call.Args[bp.param]
@@ -95,10 +99,7 @@ func (a *analyzer) backPtrOf(f *types.Var) (backPtr, bool) {
 // its first result.
 func returnsOnly(fn *ssa.Function, obj ssa.Value) bool {
 	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		ret, ok := lastInstr(b).(*ssa.Return)
 		if !ok {
 			continue
 		}

@@ -227,3 +227,39 @@ func (n *movableNode) installSnapshot(snap []byte) error {
 	n.term++
 	return os.WriteFile(n.snapPath, snap, 0o600) // want `n.snapMu held across call of os.WriteFile \(locked at nestedlocks.go:\d+, released by defer\)$`
 }
+
+// A checkpoint made through an interface: its back-pointer is not known
+// to be the node whose lock is held.
+
+type ifaceNode struct {
+	sync.RWMutex
+	snapMu   sync.Mutex
+	snapPath string
+	term     uint64
+}
+
+type ifaceCheckpoint struct {
+	n    *ifaceNode
+	term uint64
+}
+
+func (n *ifaceNode) checkpointLocked() *ifaceCheckpoint {
+	return &ifaceCheckpoint{n: n, term: n.term}
+}
+
+type checkpointMaker interface{ makeCheckpoint() *ifaceCheckpoint }
+
+func (n *ifaceNode) makeCheckpoint() *ifaceCheckpoint { return n.checkpointLocked() }
+
+func (n *ifaceNode) InstallFrom(m checkpointMaker, snap []byte) error {
+	n.Lock()
+	defer n.Unlock()
+	return m.makeCheckpoint().n.installSnapshot(snap) // want `n.RWMutex held across call of \(\*ifaceNode\)\.installSnapshot, which blocks: \(\*ifaceNode\)\.installSnapshot -> os.WriteFile \(locked at nestedlocks.go:\d+, released by defer\)$`
+}
+
+func (n *ifaceNode) installSnapshot(snap []byte) error {
+	n.snapMu.Lock()
+	defer n.snapMu.Unlock()
+	n.term++
+	return os.WriteFile(n.snapPath, snap, 0o600) // want `n.snapMu held across call of os.WriteFile \(locked at nestedlocks.go:\d+, released by defer\)$`
+}
