@@ -148,11 +148,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 				level: confidence.Note, why: "a method value of an interface"}
 		}
 		if m != nil {
-			callee = m
-			args = append([]ssa.Value{nil}, call.Args...)
-			if mc, ok := call.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
-				args[0] = mc.Bindings[0]
-			}
+			callee, args = m, summary.MethodArgs(call)
 		}
 	}
 	if cf := c.res.Func(callee); cf != nil && cf.InPlace {

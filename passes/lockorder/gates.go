@@ -1,8 +1,6 @@
 package lockorder
 
 import (
-	"slices"
-
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
@@ -32,8 +30,8 @@ import (
 // gatesAt returns the locks held for writing when the acquisition being
 // checked takes its lock, besides the first lock of each edge: those held
 // in the function (held, without the locks a callee releases around the
-// acquisition), and those every caller holds (summary.Result.CallersHold)
-// that the function has not released there.
+// acquisition), and those every caller holds that the function has not
+// released there (summary.Result.CallersHoldAt).
 func (c *checker) gatesAt(held []lockstate.Held) []lockstate.Held {
 	var gates []lockstate.Held
 	for _, h := range held {
@@ -41,18 +39,7 @@ func (c *checker) gatesAt(held []lockstate.Held) []lockstate.Held {
 			gates = append(gates, h)
 		}
 	}
-	entry := c.res.CallersHold(c.fn.Fn)
-	if len(entry) == 0 {
-		return gates
-	}
-	ev, _ := c.fn.Flow.EventAt(c.at)
-	for _, h := range lockstate.WithoutClasses(entry, c.outside) {
-		released := slices.ContainsFunc(ev.State.Released, func(id lockstate.ID) bool { return id.Key == h.Key })
-		if !released {
-			gates = append(gates, h)
-		}
-	}
-	return gates
+	return append(gates, lockstate.WithoutClasses(c.res.CallersHoldAt(c.fn, c.at), c.outside)...)
 }
 
 // gated reports whether edges e and b, which take the same two classes in

@@ -169,7 +169,7 @@ func restart(t types.Type, prefix, path string) (string, restartResult) {
 // sync.Cond: the Cond's lock is its holder's (q.cond.L is the pool's
 // lock), not one lock of every Cond.
 func ownCond(n *types.Named, path string) bool {
-	return path == ".L" && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Cond"
+	return path == ".L" && lockstate.IsSyncCond(n)
 }
 
 // typeName writes a named type as lock classes do: "pkg/path.T".

@@ -279,7 +279,7 @@ func shortName(v ssa.Value) string {
 // "(*pkg.pool).cond.L", not one class (*sync.Cond).L that would join every
 // Cond's lock into one cycle.
 func fieldClass(named *types.Named, base ID, f string) string {
-	if named != nil && (LockWrapper(named) || isCond(named)) {
+	if named != nil && (LockWrapper(named) || IsSyncCond(named)) {
 		if base.Class != "" {
 			return base.Class + "." + f
 		}
@@ -439,8 +439,5 @@ func ownerKey(key string) string {
 	return key[:i]
 }
 
-// isCond reports whether named is sync.Cond.
-func isCond(named *types.Named) bool {
-	obj := named.Obj()
-	return obj.Pkg() != nil && obj.Pkg().Path() == "sync" && obj.Name() == "Cond"
-}
+// IsSyncCond reports whether t is sync.Cond.
+func IsSyncCond(t types.Type) bool { return isSyncNamed(t, "Cond") }

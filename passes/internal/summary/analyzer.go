@@ -258,7 +258,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 
 	res := &Result{a: a, Pkg: a.pkg, Catalog: a.cat, byFn: a.funcs, external: a.external}
 	a.res = res
-	a.writers = newWriterIndex(a.pkg, ssainfo.SrcFuncs)
+	a.writers = newWriterIndex(a.pkg, ssainfo.SrcFuncs, a.indexed)
 	for _, fn := range ssainfo.SrcFuncs {
 		f := &Func{Fn: fn, Summary: &Summary{}}
 		a.funcs[fn] = f

@@ -43,22 +43,11 @@ func (w *writerIndex) zeroVia(outer, inner *types.Var) bool {
 	if w.zeros == nil {
 		w.zeros = map[embedKey]bool{}
 	}
-	if w.outerAddrs == nil {
-		w.outerAddrs = map[*types.Var][]ssa.Value{}
-		for _, fn := range w.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					if fa, ok := instr.(*ssa.FieldAddr); ok {
-						if f := FieldVar(fa); f != nil {
-							w.outerAddrs[f.Origin()] = append(w.outerAddrs[f.Origin()], fa)
-						}
-					}
-				}
-			}
-		}
-	}
 	seen := map[ssa.Value]bool{}
-	queue := append([]ssa.Value(nil), w.outerAddrs[k.outer]...)
+	var queue []ssa.Value
+	for _, fa := range w.index().fieldAddrs[k.outer] {
+		queue = append(queue, fa)
+	}
 	zero := true
 	for len(queue) > 0 && zero {
 		v := queue[len(queue)-1]

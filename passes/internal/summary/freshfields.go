@@ -34,14 +34,14 @@ type writerIndex struct {
 	callers map[*ssa.Function][]*ssa.Function // who calls a function of the package, or makes a closure
 	byField map[*types.Var]map[*ssa.Function]bool
 
-	// zeros memoises zeroVia, over the field addresses in outerAddrs
-	// (see embeddedfields.go).
-	zeros      map[embedKey]bool
-	outerAddrs map[*types.Var][]ssa.Value
+	// zeros memoises zeroVia, which follows the field addresses of the
+	// package's index (see embeddedfields.go).
+	zeros map[embedKey]bool
+	index func() *pkgIndex
 }
 
-func newWriterIndex(pkg *ssa.Package, funcs []*ssa.Function) *writerIndex {
-	return &writerIndex{pkg: pkg, funcs: funcs, byField: map[*types.Var]map[*ssa.Function]bool{}}
+func newWriterIndex(pkg *ssa.Package, funcs []*ssa.Function, index func() *pkgIndex) *writerIndex {
+	return &writerIndex{pkg: pkg, funcs: funcs, index: index, byField: map[*types.Var]map[*ssa.Function]bool{}}
 }
 
 // scan records the package's field stores and call edges.

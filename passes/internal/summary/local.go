@@ -282,12 +282,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 			return
 		}
 		if m != nil {
-			callee = m
-			if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
-				args = append([]ssa.Value{mc.Bindings[0]}, c.Args...)
-			} else {
-				args = append([]ssa.Value{nil}, c.Args...)
-			}
+			callee, args = m, MethodArgs(c)
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {

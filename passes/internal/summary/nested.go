@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -34,20 +35,16 @@ import (
 // holder of snapMu holds too: nobody can be waiting for snapMu itself. The
 // wait is for the outer lock, and the caller's finding names it.
 
-// CallersHold returns the locks that every caller of fn holds for writing
+// callersHold returns the locks that every caller of fn holds for writing
 // when it calls fn, named as fn names them (rooted at its parameters, or
 // package-level locks): fn's entry lockset. It is empty unless the
 // package's direct calls are all of fn's calls (see directCalls). A
 // closure's callers' locks are its inherited locks instead (inherit.go).
-func (r *Result) CallersHold(fn *ssa.Function) []lockstate.Held {
-	return r.a.callersHold(fn)
-}
-
-// callersHold computes CallersHold over the package's call graph: the
-// locks held at every call of fn in the package's code outside _test.go
-// files, intersected, each translated onto fn's parameters; a caller's own
-// entry locks count as held at its calls. A recursive chain counts as
-// holding nothing, a lower bound.
+// It is computed over the package's call graph: the locks held at every
+// call of fn in the package's code outside _test.go files, intersected,
+// each translated onto fn's parameters; a caller's own entry locks count
+// as held at its calls. A recursive chain counts as holding nothing, a
+// lower bound.
 func (a *analyzer) callersHold(fn *ssa.Function) []lockstate.Held {
 	if held, ok := a.entryLocks[fn]; ok {
 		return held
@@ -90,13 +87,9 @@ func (a *analyzer) heldAtCall(cs callSite, callee *ssa.Function) []lockstate.Hel
 	if caller == nil || caller.Flow == nil {
 		return nil
 	}
-	// No event: the caller itself holds nothing there.
-	ev, _ := caller.Flow.EventAt(call)
-	held := ev.State.MustHeld()
-	held = append(held, a.callersHold(cs.fn)...)
 	var out []lockstate.Held
-	for _, h := range held {
-		if h.Mode != lockstate.Write || h.Class == "" || released(ev.State, h.Key) {
+	for _, h := range a.heldWithCallers(caller, call) {
+		if h.Mode != lockstate.Write || h.Class == "" {
 			continue
 		}
 		if id, ok := a.calleeID(caller.Flow, call.Common(), callee, h.ID); ok {
@@ -108,15 +101,33 @@ func (a *analyzer) heldAtCall(cs callSite, callee *ssa.Function) []lockstate.Hel
 	return out
 }
 
-// released reports whether the lock key is among those the function has
-// released (an unlock of its caller's lock) at state s.
-func released(s lockstate.State, key string) bool {
-	for _, id := range s.Released {
-		if id.Key == key {
-			return true
+// heldWithCallers returns the locks held on every path to at in f: its
+// own, and those every caller holds (CallersHoldAt).
+func (a *analyzer) heldWithCallers(f *Func, at ssa.Instruction) []lockstate.Held {
+	ev, _ := f.Flow.EventAt(at) // no event: f itself holds nothing there
+	return append(ev.State.MustHeld(), a.callersHoldAt(f, at)...)
+}
+
+// CallersHoldAt returns the locks every caller of f holds at its calls
+// (callersHold), without those f has released (an unlock of its caller's
+// lock) before at.
+func (r *Result) CallersHoldAt(f *Func, at ssa.Instruction) []lockstate.Held {
+	return r.a.callersHoldAt(f, at)
+}
+
+func (a *analyzer) callersHoldAt(f *Func, at ssa.Instruction) []lockstate.Held {
+	entry := a.callersHold(f.Fn)
+	if len(entry) == 0 {
+		return nil
+	}
+	ev, _ := f.Flow.EventAt(at)
+	var out []lockstate.Held
+	for _, h := range entry {
+		if !slices.ContainsFunc(ev.State.Released, func(id lockstate.ID) bool { return id.Key == h.Key }) {
+			out = append(out, h)
 		}
 	}
-	return false
+	return out
 }
 
 // calleeID names the caller's lock id as the callee sees it: a
@@ -159,7 +170,7 @@ func below(id, root lockstate.ID) (string, bool) {
 }
 
 // TakenUnderCallers returns the lock, named as f names it, that its
-// callers hold at every call of f (CallersHold) and under which every
+// callers hold at every call of f (CallersHoldAt) and under which every
 // lock of held is always taken (see nestedUnder), when there is one: no
 // goroutine can be waiting for the held locks while f runs. Locks f
 // itself releases before at do not count.
@@ -168,25 +179,20 @@ func (r *Result) TakenUnderCallers(f *Func, held []lockstate.Held, at ssa.Instru
 	if f == nil || f.Flow == nil || len(held) == 0 {
 		return lockstate.Held{}, false
 	}
-	entry := a.callersHold(f.Fn)
-	if len(entry) == 0 {
-		return lockstate.Held{}, false
-	}
-	var state lockstate.State
-	if ev, ok := f.Flow.EventAt(at); ok {
-		state = ev.State
-	}
+	entry := a.callersHoldAt(f, at)
 	var outer lockstate.Held
 	for _, h := range held {
+		if h.Inherited {
+			return lockstate.Held{}, false
+		}
 		found := false
 		for _, m := range entry {
-			if released(state, m.Key) || !lockstate.SameOwner(h.ID, m.ID) || !a.nestedUnder(h.Class, m.Class) {
-				continue
+			if lockstate.SameOwner(h.ID, m.ID) && a.nestedUnder(h.Class, m.Class) {
+				outer, found = m, true
+				break
 			}
-			outer, found = m, true
-			break
 		}
-		if h.Inherited || !found {
+		if !found {
 			return lockstate.Held{}, false
 		}
 	}
@@ -218,18 +224,7 @@ func (a *analyzer) nestedUnder(inner, outer string) bool {
 		if f == nil || f.Flow == nil {
 			return false
 		}
-		var held []lockstate.Held
-		if ev, ok := f.Flow.EventAt(call); ok {
-			held = ev.State.MustHeld()
-			for _, m := range a.callersHold(fn) {
-				if !released(ev.State, m.Key) {
-					held = append(held, m)
-				}
-			}
-		} else {
-			held = a.callersHold(fn)
-		}
-		for _, m := range held {
+		for _, m := range a.heldWithCallers(f, call) {
 			if m.Mode == lockstate.Write && m.Class == outer && lockstate.SameOwner(lock, m.ID) {
 				return true
 			}

@@ -463,7 +463,7 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil && len(bindings) == 1 {
 		// A method value called (f := s.count; f()): the method, with
 		// its bound receiver as the first argument.
-		callee, args, bindings = m, append([]ssa.Value{bindings[0]}, c.Args...), nil
+		callee, args, bindings = m, MethodArgs(c), nil
 	}
 	if f := r.Func(callee); f != nil && f.InPlace {
 		return callee, nil

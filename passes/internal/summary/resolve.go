@@ -99,6 +99,18 @@ func BoundMethod(fn *ssa.Function) (method *ssa.Function, iface bool, ok bool) {
 	return fn.Prog.FuncValue(obj), false, true
 }
 
+// MethodArgs returns the arguments, in the method's parameter order, of
+// the call c of a bound method wrapper (BoundMethod): the receiver the
+// method value was bound to, nil when the call does not show it, then
+// c's arguments.
+func MethodArgs(c *ssa.CallCommon) []ssa.Value {
+	var recv ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+		recv = mc.Bindings[0]
+	}
+	return append([]ssa.Value{recv}, c.Args...)
+}
+
 // inStd reports whether obj is declared in the standard library: its source
 // lies under GOROOT. Positions of imported objects come from export data;
 // when there is none, a path whose first element has no dot is taken as std.
