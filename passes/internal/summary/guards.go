@@ -140,11 +140,18 @@ func walkUnder(fn *ssa.Function, at atom, val bool, prev []bool) (seen []bool, r
 // loop's next step over a map, or nil.
 func rangeOk(cond ssa.Value) ssa.Value {
 	ex, ok := cond.(*ssa.Extract)
-	if !ok || ex.Index != 0 {
+	if !ok {
 		return nil
 	}
+	return rangedMap(ex, 0)
+}
+
+// rangedMap returns the map that ex reads out of a range loop's next step
+// over it when ex is that step's i'th part (0: ok, 1: key, 2: value), or
+// nil.
+func rangedMap(ex *ssa.Extract, i int) ssa.Value {
 	next, ok := ex.Tuple.(*ssa.Next)
-	if !ok || next.IsString {
+	if !ok || ex.Index != i || next.IsString {
 		return nil
 	}
 	rng, ok := next.Iter.(*ssa.Range)

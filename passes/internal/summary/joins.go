@@ -259,7 +259,7 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 				v, fn = r, g
 				continue
 			}
-			if m := rangedMap(x); m != nil && depth > 0 {
+			if m := rangedMap(x, 2); m != nil && depth > 0 { // for k, ch := range subs.chans
 				return a.elemChanKeys(fn, m, depth-1)
 			}
 		case *ssa.Call:
@@ -282,20 +282,6 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 	return nil
 }
 
-// rangedMap returns the map that x, the value of a range loop's
-// iteration, is read out of (for k, ch := range subs.chans), or nil.
-func rangedMap(x *ssa.Extract) ssa.Value {
-	next, ok := x.Tuple.(*ssa.Next)
-	if !ok || x.Index != 2 || next.IsString {
-		return nil
-	}
-	rng, ok := next.Iter.(*ssa.Range)
-	if !ok {
-		return nil
-	}
-	return rng.X
-}
-
 // elemChanKeys returns the keys of the channels the package puts into the
 // container m of fn (a map kept in a field: every channel any function
 // stores into that field's maps); nil when one is not known, or when the
@@ -306,14 +292,6 @@ func (a *analyzer) elemChanKeys(fn *ssa.Function, m ssa.Value, depth int) []chan
 		return nil
 	}
 	return a.unionChanKeys(a.elementWrites(roots), depth)
-}
-
-// closesEvery reports whether x, a close of ch in fn, closes every channel
-// of a map: ch is the value of a range over the map, closed on each
-// iteration (in the block that reads it).
-func closesEvery(x ssa.Instruction, ch ssa.Value) bool {
-	ex, ok := ch.(*ssa.Extract)
-	return ok && rangedMap(ex) != nil && ex.Block() == x.Block()
 }
 
 // paramChanKeys returns the keys of the channels the callers pass as the
@@ -580,10 +558,11 @@ func (a *analyzer) signalledBefore(fn *ssa.Function, instr ssa.Instruction) sign
 				if !signal || !Precedes(x, instr) {
 					return
 				}
-				if ex, ok := ch.(*ssa.Extract); ok && rangedMap(ex) != nil {
-					// close(ch) for each ch of a map closes all its
-					// channels; a close of some of them, none for sure.
-					if _, closes := x.(ssa.CallInstruction); closes && closesEvery(x, ch) {
+				if ex, ok := ch.(*ssa.Extract); ok && rangedMap(ex, 2) != nil {
+					// close(ch) for each ch of a map, in the block that
+					// reads it, closes all its channels; a close of
+					// some of them (under a branch), none for sure.
+					if _, closes := x.(ssa.CallInstruction); closes && ex.Block() == x.Block() {
 						out.closed = append(out.closed, a.chanKeysOf(fn, ch)...)
 					}
 					return
