@@ -25,9 +25,9 @@ import (
 // TryLock fails rather than waits: neither is reported.
 
 // deferredInLoops reports the locks an iteration of one of f's loops takes
-// and leaves to a deferred release on every path round the loop.
-func (c *checker) deferredInLoops(f *summary.Func) {
-	back, entry := c.loopEdges(f)
+// and leaves to a deferred release on every path round the loop; back and
+// entry are f's loop edges (loopEdges).
+func (c *checker) deferredInLoops(f *summary.Func, back, entry map[*ssa.BasicBlock][]backEdge) {
 	reported := map[token.Pos]bool{}
 	for _, head := range f.Fn.Blocks {
 		for _, e := range back[head] {

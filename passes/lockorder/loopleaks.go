@@ -32,9 +32,9 @@ type backEdge struct {
 }
 
 // loopLeaks reports the locks an iteration of one of f's loops keeps held
-// on a back edge while another back edge releases them.
-func (c *checker) loopLeaks(f *summary.Func) {
-	back, entry := c.loopEdges(f)
+// on a back edge while another back edge releases them; back and entry are
+// f's loop edges (loopEdges).
+func (c *checker) loopLeaks(f *summary.Func, back, entry map[*ssa.BasicBlock][]backEdge) {
 	if len(back) == 0 {
 		return
 	}
