@@ -338,7 +338,11 @@ func (a *analyzer) resolve(fn *ssa.Function) *ssa.Function {
 }
 
 // declared maps a wrapper or an instantiation to the declared function.
+// A dynamic call's nil callee stays nil.
 func (a *analyzer) declared(fn *ssa.Function) *ssa.Function {
+	if fn == nil {
+		return nil
+	}
 	if _, ok := a.funcs[fn]; ok {
 		return fn
 	}
