@@ -1,0 +1,113 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// A file under /proc or /sys is the kernel's own state, not storage: a
+// sysctl written, a flag read, answered by the kernel in the call without
+// touching a disk. Reading or writing one by path under a lock is not file
+// I/O worth a finding:
+//
+//	os.WriteFile("/proc/sys/net/ipv4/ip_forward", []byte("1"), 0644)
+//	os.ReadFile("/proc/sys/net/ipv6/conf/all/disable_ipv6")
+//
+// Only calls of package os whose first argument is the path and whose
+// path is seen to start with such a prefix count: a constant, a
+// concatenation starting with one, or fmt.Sprintf, filepath.Join or
+// path.Join whose first argument does.
+
+// pseudoFS are the prefixes of the kernel's pseudo-file systems.
+var pseudoFS = []string{"/proc/", "/sys/"}
+
+// PseudoFileCall reports whether a call of fn with args reads or writes a
+// kernel pseudo-file by its path.
+func PseudoFileCall(fn *types.Func, args []ssa.Value) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "os" || len(args) == 0 || args[0] == nil {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() != nil || sig.Params().Len() == 0 || !isString(sig.Params().At(0).Type()) {
+		return false
+	}
+	prefix, ok := stringPrefix(args[0], 0)
+	if !ok {
+		return false
+	}
+	for _, p := range pseudoFS {
+		if strings.HasPrefix(prefix, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringPrefix returns the constant text a string value is seen to start
+// with.
+func stringPrefix(v ssa.Value, depth int) (string, bool) {
+	if depth > 4 {
+		return "", false
+	}
+	switch v := lockstate.Unbox(v).(type) {
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.String {
+			return constant.StringVal(v.Value), true
+		}
+	case *ssa.BinOp:
+		if v.Op == token.ADD {
+			return stringPrefix(v.X, depth+1)
+		}
+	case *ssa.Call:
+		callee := v.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || len(v.Call.Args) == 0 {
+			return "", false
+		}
+		switch callee.Pkg.Pkg.Path() + "." + callee.Name() {
+		case "fmt.Sprintf":
+			return stringPrefix(v.Call.Args[0], depth+1)
+		case "path/filepath.Join", "path.Join":
+			return firstElem(v.Call.Args[0], depth)
+		}
+	}
+	return "", false
+}
+
+// firstElem returns the prefix of the first element of a variadic call's
+// slice of strings (filepath.Join("/proc/sys", key)).
+func firstElem(slice ssa.Value, depth int) (string, bool) {
+	s, ok := slice.(*ssa.Slice)
+	if !ok {
+		return "", false
+	}
+	arr, ok := s.X.(*ssa.Alloc)
+	if !ok || arr.Referrers() == nil {
+		return "", false
+	}
+	for _, ref := range *arr.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok || ia.Referrers() == nil {
+			continue
+		}
+		if c, ok := ia.Index.(*ssa.Const); !ok || c.Int64() != 0 {
+			continue
+		}
+		for _, st := range *ia.Referrers() {
+			if st, ok := st.(*ssa.Store); ok && st.Addr == ia {
+				return stringPrefix(st.Val, depth+1)
+			}
+		}
+	}
+	return "", false
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
