@@ -164,7 +164,10 @@
 // to a pump that always receives from pubch. A lock the pump takes only on
 // its way out of its loop (unregistering itself once its context is done)
 // does not count when the select has a receive case of its own to leave
-// by. A goroutine body that reports on a
+// by. A channel a helper reaches through a pointer parameter (a generic
+// inputEvent(r, ctx, &r.startCh, ev) that hands every event to an actor's
+// run loop) is each channel its callers point it at, and each needs such
+// a pump. A goroutine body that reports on a
 // channel parameter is the other side of every channel its starters hand
 // it (go-cmp's detectRaces, started by two functions, each with a channel
 // of its own), and a channel read out of a map kept in a field is each

@@ -271,6 +271,12 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 			if depth > 0 {
 				return a.paramChanKeys(fn, x, depth-1)
 			}
+		case *ssa.UnOp:
+			// A channel read through a pointer parameter (a helper
+			// given &r.startCh) is what its callers point it at.
+			if p, ok := x.X.(*ssa.Parameter); ok && x.Op == token.MUL && depth > 0 {
+				return a.paramChanKeys(fn, p, depth-1)
+			}
 		}
 		break
 	}
@@ -449,13 +455,13 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) (worke
 	var waits []chanKey // the channels instr waits on
 	ok := true
 	forChanOps(instr, func(ch ssa.Value, signal bool) {
-		k := a.chanKeyOf(fn, ch)
-		ws := a.sideWorkers(fn, k, signal)
+		keys := a.chanKeysOf(fn, ch)
+		ws := a.sidesWorkers(fn, keys, signal)
 		if len(ws) == 0 {
 			ok = false
 			return
 		}
-		waits = append(waits, k)
+		waits = append(waits, keys...)
 		workers = addWorkers(workers, ws)
 	})
 	if !ok || len(workers) == 0 || !a.waitOnlyFor(fn, instr, workers, waits) {
@@ -485,6 +491,21 @@ func (a *analyzer) sideWorkers(fn *ssa.Function, k chanKey, signal bool) []*ssa.
 			return nil
 		}
 		ws = addWorkers(ws, []*ssa.Function{w})
+	}
+	return ws
+}
+
+// sidesWorkers is sideWorkers for a channel that can be any of keys (a
+// helper's parameter its callers point at different inboxes): the
+// workers on the other side of each, nil when one has none.
+func (a *analyzer) sidesWorkers(fn *ssa.Function, keys []chanKey, signal bool) []*ssa.Function {
+	var ws []*ssa.Function
+	for _, k := range keys {
+		w := a.sideWorkers(fn, k, signal)
+		if len(w) == 0 {
+			return nil
+		}
+		ws = addWorkers(ws, w)
 	}
 	return ws
 }
@@ -519,9 +540,9 @@ func (a *analyzer) waitOnlyFor(fn *ssa.Function, instr ssa.Instruction, workers 
 func (a *analyzer) selectJoin(fn *ssa.Function, sel *ssa.Select) (workers []*ssa.Function, escape bool) {
 	var waits []chanKey // the joined cases' channels
 	for _, st := range sel.States {
-		k := a.chanKeyOf(fn, st.Chan)
-		if ws := a.sideWorkers(fn, k, st.Dir == types.SendOnly); len(ws) > 0 {
-			waits = append(waits, k)
+		keys := a.chanKeysOf(fn, st.Chan)
+		if ws := a.sidesWorkers(fn, keys, st.Dir == types.SendOnly); len(ws) > 0 {
+			waits = append(waits, keys...)
 			workers = addWorkers(workers, ws)
 		}
 	}
