@@ -190,6 +190,11 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 		}
 	}
 	if fd.level == confidence.Warning && !fd.cycle {
+		if why, ok := c.res.EnvGate(f, instr); ok {
+			fd.level, fd.why = confidence.Note, why
+		}
+	}
+	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
 		if why := srcname.TestSupport(c.pass.Pkg.Path(), summary.Outermost(f.Fn).Name()); why != "" {

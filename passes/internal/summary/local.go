@@ -26,6 +26,9 @@ type site struct {
 	// (Origin.Program):
 	// only the locks the callee takes count, not what blocks in it.
 	dying bool
+	// env names the environment variable that must be set for the call
+	// to run (see envgates.go): what it blocks on is only plausible.
+	env string
 }
 
 // local is what a function's own instructions say about it, before its
@@ -42,6 +45,7 @@ type local struct {
 	// dying is set while a block on a path to a crash is scanned: what
 	// blocks or calls back there is left out.
 	dying    bool
+	env      string // the variable the block being scanned needs set, if any
 	params   []calledParam
 	invoked  []int // interface-typed parameters whose methods are called
 	acquires []string
@@ -69,7 +73,11 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		if l.dying {
 			return
 		}
-		l.blocks.addBlock(&Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)})
+		r := &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)}
+		if l.env != "" {
+			r.Plausible, r.Guarded = envGateWhy(l.env), true
+		}
+		l.blocks.addBlock(r)
 	}
 	// waitOn records a receive or a select, or a join candidate when the
 	// other side is on the package's own workers.
@@ -102,6 +110,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		}
 		cur = b
 		l.dying = a.dyingAt(fn, b)
+		l.env, _ = envGate(b)
 		for _, instr := range b.Instrs {
 			released = nil
 			if ev, ok := flow.EventAt(instr); ok {
@@ -316,6 +325,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 // scanned is one.
 func (l *local) addSite(st site) {
 	st.dying = l.dying
+	st.env = l.env
 	st.call = l.call
 	l.sites = append(l.sites, st)
 }

@@ -315,13 +315,16 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 			continue // cannot happen with these arguments
 		}
 		when = append(slices.Clip(st.when), when...)
-		guarded := b.Guarded || dropped
+		guarded := b.Guarded || dropped || st.env != ""
 		if i, add := s.blockEffect(when, guarded, b.strength(), len(b.Chain)+1); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
 		r := b.extend(name.get())
 		r.When = when
 		r.Guarded = guarded
+		if st.env != "" && r.Plausible == "" {
+			r.Plausible, r.Guarded = envGateWhy(st.env), true
+		}
 		// The caller's own locks released around this call are
 		// released around the operation too.
 		r.Released = append(slices.Clip(r.Released), st.released...)

@@ -1,0 +1,111 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A branch taken only when an environment variable is set is a debug or
+// operator switch: a TLS key log opened when SSLKEYLOGFILE names a file,
+// a trace dumped when TRACE_DIR is set. What blocks there under a lock
+// does not run in the program as it is normally run, so it is only
+// plausible:
+//
+//	if n := os.Getenv("SSLKEYLOGFILE"); n != "" {
+//		f, err := os.OpenFile(n, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+//
+// The test is made in the function itself, on os.Getenv's result against
+// "" or on os.LookupEnv's found flag; the branch must dominate the block.
+
+// EnvGate returns why instr, of function f, is only plausible when a test
+// that an environment variable is set guards it.
+func (r *Result) EnvGate(f *Func, instr ssa.Instruction) (why string, ok bool) {
+	if f == nil || instr.Block() == nil {
+		return "", false
+	}
+	if name, ok := envGate(instr.Block()); ok {
+		return envGateWhy(name), true
+	}
+	return "", false
+}
+
+// envGateWhy is the note's reason for a step gated by the variable name.
+func envGateWhy(name string) string {
+	return "only when the environment sets " + name
+}
+
+// envGate returns the variable a branch dominating b tests for being set.
+func envGate(b *ssa.BasicBlock) (string, bool) {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		name, setSucc, ok := envTest(iff.Cond)
+		if !ok {
+			continue
+		}
+		set := d.Succs[setSucc]
+		if set != d.Succs[1-setSucc] && len(set.Preds) == 1 && set.Dominates(b) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// envTest reads cond as a test of an environment variable: its name and
+// the successor (0 for then, 1 for else) taken when it is set.
+func envTest(cond ssa.Value) (name string, setSucc int, ok bool) {
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		if c.Op != token.NEQ && c.Op != token.EQL {
+			return "", 0, false
+		}
+		x, y := c.X, c.Y
+		if isEmptyString(x) {
+			x, y = y, x
+		}
+		if !isEmptyString(y) {
+			return "", 0, false
+		}
+		if name, ok = envCall(x, "Getenv"); !ok {
+			return "", 0, false
+		}
+		if c.Op == token.EQL {
+			return name, 1, true
+		}
+		return name, 0, true
+	case *ssa.Extract:
+		if c.Index != 1 {
+			return "", 0, false
+		}
+		if name, ok = envCall(c.Tuple, "LookupEnv"); ok {
+			return name, 0, true
+		}
+	}
+	return "", 0, false
+}
+
+// envCall returns the variable name of a call of os.<fn>: the constant
+// argument, or a stand-in when it is computed.
+func envCall(v ssa.Value, fn string) (string, bool) {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return "", false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "os" || callee.Name() != fn || len(call.Call.Args) != 1 {
+		return "", false
+	}
+	if k, ok := call.Call.Args[0].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+		return constant.StringVal(k.Value), true
+	}
+	return "an environment variable", true
+}
+
+func isEmptyString(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.String && constant.StringVal(k.Value) == ""
+}
