@@ -199,7 +199,8 @@ type analyzer struct {
 	// workers do only short steps, and joinTakes holds the joins found,
 	// with the lock classes their workers take.
 	joinIdx     *joinIndex
-	chanKeys    map[ssa.Value][]chanKey // chanKeysOf's answers
+	chanKeys    map[ssa.Value][]chanKey                      // chanKeysOf's answers
+	envGates    map[*ssa.Function]map[*ssa.BasicBlock]string // envGatesOf's answers
 	quick       map[*ssa.Function]bool
 	joinTakes   map[ssa.Instruction][]string
 	stored      map[string]string          // storedLock's answers

@@ -25,7 +25,7 @@ func (r *Result) EnvGate(f *Func, instr ssa.Instruction) (why string, ok bool) {
 	if f == nil || instr.Block() == nil {
 		return "", false
 	}
-	if name, ok := envGate(instr.Block()); ok {
+	if name, ok := r.a.envGatesOf(f.Fn)[instr.Block()]; ok {
 		return envGateWhy(name), true
 	}
 	return "", false
@@ -36,23 +36,56 @@ func envGateWhy(name string) string {
 	return "only when the environment sets " + name
 }
 
-// envGate returns the variable a branch dominating b tests for being set.
-func envGate(b *ssa.BasicBlock) (string, bool) {
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		name, setSucc, ok := envTest(iff.Cond)
-		if !ok {
-			continue
-		}
-		set := d.Succs[setSucc]
-		if set != d.Succs[1-setSucc] && len(set.Preds) == 1 && set.Dominates(b) {
-			return name, true
+// envGatesOf returns the blocks of fn that run only when an environment
+// variable is set, with its name (nil when fn tests none), computed once.
+func (a *analyzer) envGatesOf(fn *ssa.Function) map[*ssa.BasicBlock]string {
+	if g, ok := a.envGates[fn]; ok {
+		return g
+	}
+	if a.envGates == nil {
+		a.envGates = map[*ssa.Function]map[*ssa.BasicBlock]string{}
+	}
+	g := envGates(fn)
+	a.envGates[fn] = g
+	return g
+}
+
+// envGates computes envGatesOf in one walk of the dominator tree: a
+// block is gated when it is the successor an environment test takes when
+// the variable is set (its only predecessor), or when its immediate
+// dominator is gated.
+func envGates(fn *ssa.Function) map[*ssa.BasicBlock]string {
+	tests := false
+	for _, b := range fn.Blocks {
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if _, _, ok := envTest(iff.Cond); ok {
+				tests = true
+				break
+			}
 		}
 	}
-	return "", false
+	if !tests {
+		return nil
+	}
+	gates := map[*ssa.BasicBlock]string{}
+	for _, b := range fn.DomPreorder() {
+		d := b.Idom()
+		if d == nil {
+			continue
+		}
+		if name, ok := gates[d]; ok {
+			gates[b] = name
+			continue
+		}
+		iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok || len(b.Preds) != 1 || d.Succs[0] == d.Succs[1] {
+			continue
+		}
+		if name, setSucc, ok := envTest(iff.Cond); ok && d.Succs[setSucc] == b {
+			gates[b] = name
+		}
+	}
+	return gates
 }
 
 // envTest reads cond as a test of an environment variable: its name and

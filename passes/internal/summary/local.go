@@ -110,7 +110,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		}
 		cur = b
 		l.dying = a.dyingAt(fn, b)
-		l.env, _ = envGate(b)
+		l.env = a.envGatesOf(fn)[b]
 		for _, instr := range b.Instrs {
 			released = nil
 			if ev, ok := flow.EventAt(instr); ok {
