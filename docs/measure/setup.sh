@@ -16,7 +16,8 @@
 # Jaeger, drawn once in r24 (MODS="opa jaeger"), and franz-go, rueidis,
 # amqp091-go, yamux and gocql, drawn once in r25 (MODS="franz rueidis amqp
 # yamux gocql"), and kcp-go, clickhouse-go and puddle, read whole in r25
-# (MODS="kcp clickhouse puddle").
+# (MODS="kcp clickhouse puddle"), and tailscale, nsq and dragonboat,
+# drawn once in r26 (MODS="tailscale nsq dragonboat").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -73,6 +74,9 @@ fetch gocql github.com/gocql/gocql v1.7.0
 fetch kcp github.com/xtaci/kcp-go/v5 v5.7.6
 fetch clickhouse github.com/ClickHouse/clickhouse-go/v2 v2.51.0
 fetch puddle github.com/jackc/puddle/v2 v2.2.4
+fetch tailscale tailscale.com v1.102.5
+fetch nsq github.com/nsqio/nsq v1.3.0
+fetch dragonboat github.com/lni/dragonboat/v4 v4.0.0-20240618143154-6a1623140f27
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -96,7 +100,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
