@@ -36,7 +36,13 @@
 //     waits for the outer one, which waits for its function, for ever. A
 //     Once of another instance (a tree node's parent's) is not the same
 //     Once, and a Once is no node of the lock-order graph: Do holds it only
-//     while its own function runs;
+//     while its own function runs. A func value handed to a callee of the
+//     package that calls it while holding locks of its own (a visitor:
+//     t.forEach(f) locks t.mu and calls f for each session) runs under
+//     them: a func that locks t.mu again (removing an expired session from
+//     inside the visit) deadlocks at once, and one that takes another lock
+//     orders it after the visitor's. The callee's locks are known for the
+//     package's own callees, not across packages;
 //   - rlock-upgrade: Lock of a lock held for reading (RLock then Lock);
 //   - rlock-reentry: RLock of a lock already held for reading: it deadlocks
 //     as soon as a writer waits between the two, since a waiting writer

@@ -62,6 +62,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		c.doubleUnlocks(f)
 		c.guardedUnlocks(f)
 		c.onceCalls(f)
+		c.lockFreeVisits(f)
 		for _, ev := range f.Flow.Events {
 			switch instr := ev.Instr.(type) {
 			case *ssa.Call:
@@ -176,6 +177,51 @@ func (c *checker) acquisitions(f *summary.Func, instr ssa.CallInstruction, held 
 		c.outside = nil
 		if reported {
 			return // one finding per call
+		}
+	}
+	c.argsUnderCallee(f, common, pos, held)
+}
+
+// lockFreeVisits checks the calls f makes holding no lock of its own for
+// the func values they hand to a callee that runs them under its locks
+// (argsUnderCallee): the calls under f's locks are checked with them.
+func (c *checker) lockFreeVisits(f *summary.Func) {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.StaticCallee() == nil {
+				continue
+			}
+			if ev, ok := f.Flow.EventAt(call); ok && len(ev.State.MustHeld()) > 0 {
+				continue
+			}
+			c.at, c.deferred, c.root = call, false, nil
+			c.argsUnderCallee(f, call.Common(), call.Pos(), nil)
+		}
+	}
+	c.call = nil
+}
+
+// argsUnderCallee checks what the func values a call hands to its callee
+// take while the callee holds its own locks around calling them: a
+// visitor that locks its collection and calls a func that locks it again
+// deadlocks at once, and one that takes another lock orders it after the
+// visitor's.
+func (c *checker) argsUnderCallee(f *summary.Func, common *ssa.CallCommon, pos token.Pos, held []lockstate.Held) {
+	aus := c.res.ArgsUnderCallee(f.Flow, common)
+	if len(aus) == 0 {
+		return
+	}
+	callee := summary.StaticCallee(common)
+	name := strings.TrimPrefix(summary.SSAFuncName(callee, nil), c.pass.Pkg.Name()+".")
+	c.call = common
+	for _, au := range aus {
+		under := append(slices.Clip(held), au.Held...)
+		for _, t := range au.Takes {
+			c.nameByArg(f, common, &t.Lock)
+			if c.check(pos, name+" with its func argument", t.Lock, t.Mode, under) {
+				return
+			}
 		}
 	}
 }

@@ -42,6 +42,8 @@ type local struct {
 	// being scanned, and whenAt the conditions under which it runs.
 	releasedAt func() []string
 	whenAt     func() []lockstate.Cond
+	// heldAt returns the locks held at the instruction being scanned.
+	heldAt func() []lockstate.Held
 	// dying is set while a block on a path to a crash is scanned: what
 	// blocks or calls back there is left out.
 	dying    bool
@@ -60,6 +62,7 @@ type local struct {
 type calledParam struct {
 	index    int
 	released []string
+	held     []lockstate.Held // the function's own locks held at the call
 }
 
 // scan computes the local part of fn's summary.
@@ -102,7 +105,15 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, op}, Released: released, When: g.when(cur), Chan: class})
 		}
 	}
+	var curInstr ssa.Instruction
 	l.releasedAt = func() []string { return released }
+	l.heldAt = func() []lockstate.Held {
+		ev, ok := flow.EventAt(curInstr)
+		if !ok {
+			return nil
+		}
+		return ev.State.MustHeld()
+	}
 	l.whenAt = func() []lockstate.Cond { return g.when(cur) }
 	for _, b := range fn.Blocks {
 		if !flow.Reachable(b) || a.testOnly(fn, b) {
@@ -113,6 +124,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		l.env = a.envGatesOf(fn)[b]
 		for _, instr := range b.Instrs {
 			released = nil
+			curInstr = instr
 			if ev, ok := flow.EventAt(instr); ok {
 				for _, id := range ev.State.Released {
 					if id.Class != "" {
@@ -256,6 +268,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 				cp := calledParam{index: i}
 				if !deferred {
 					cp.released = l.releasedAt()
+					cp.held = ownHeld(l.heldAt())
 				}
 				l.params = append(l.params, cp)
 			}
@@ -466,4 +479,21 @@ func fieldName(t types.Type, i int) string {
 // nameable reports whether a lock can be named by a function's caller.
 func nameable(id lockstate.ID) bool {
 	return id.Root == lockstate.RootParam || id.Root == lockstate.RootFree || id.Root == lockstate.RootGlobal
+}
+
+// ownHeld keeps, of the locks held at a call of a func parameter, those
+// the function took itself on an object its callers can name (below a
+// parameter, or package-level): what a visitor holds while it calls the
+// func it is given.
+func ownHeld(held []lockstate.Held) []lockstate.Held {
+	var out []lockstate.Held
+	for _, h := range held {
+		if h.Inherited || h.Restored || h.Class == "" {
+			continue
+		}
+		if h.Root == lockstate.RootParam || h.Root == lockstate.RootGlobal {
+			out = append(out, h)
+		}
+	}
+	return out
 }

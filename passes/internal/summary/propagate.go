@@ -27,6 +27,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 		}
 		for _, p := range l.params {
 			s.addParam(p.index, p.released)
+			s.addHeldAtParam(p.index, p.held)
 		}
 		for _, p := range l.invoked {
 			s.addInvokedParam(p)
@@ -500,6 +501,66 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 // bindings, a closure's captured values. Effects that cannot happen with
 // those arguments, or hang off values the caller does not know, are left
 // out.
+// An ArgUnder is a func value that a call hands to a callee which calls
+// it while holding locks of its own (Summary.HeldAtParams): those locks,
+// and what the func value takes, both rebased onto the caller's values.
+type ArgUnder struct {
+	Held  []lockstate.Held
+	Takes []lockstate.Effect
+}
+
+// ArgsUnderCallee returns the func values the call c of flow's function
+// hands to a callee that runs them under its own locks: a visitor that
+// locks its collection and calls the func it is given, handed a func
+// that locks the collection again.
+func (r *Result) ArgsUnderCallee(flow *lockstate.Result, c *ssa.CallCommon) []ArgUnder {
+	callee := StaticCallee(c)
+	if callee == nil {
+		return nil
+	}
+	args := c.Args
+	var bindings []ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil && len(bindings) == 1 {
+		callee, args, bindings = m, MethodArgs(c), nil
+	}
+	s := r.SummaryOf(callee)
+	if s == nil || len(s.HeldAtParams) == 0 {
+		return nil
+	}
+	var out []ArgUnder
+	for _, fa := range calledArgs(s, args) {
+		held := s.HeldAt(fa.param)
+		if len(held) == 0 {
+			continue
+		}
+		if f := r.Func(fa.fn); f != nil && f.InPlace {
+			continue // a range-over-func body, checked where it is written
+		}
+		g := r.SummaryOf(fa.fn)
+		if g == nil {
+			continue
+		}
+		takes := effectsAt(flow, Takes(g), fa.args, fa.bindings)
+		if len(takes) == 0 {
+			continue
+		}
+		var under []lockstate.Held
+		for _, h := range held {
+			if e, ok := effectAt(flow, lockstate.Effect{Lock: h.ID, Mode: h.Mode}, args, bindings); ok {
+				h.ID = e.Lock
+				under = append(under, h)
+			}
+		}
+		if len(under) > 0 {
+			out = append(out, ArgUnder{Held: under, Takes: takes})
+		}
+	}
+	return out
+}
+
 func effectsAt(flow *lockstate.Result, effects []lockstate.Effect, args, bindings []ssa.Value) []lockstate.Effect {
 	var out []lockstate.Effect
 	for _, e := range effects {

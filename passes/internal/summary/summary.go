@@ -107,6 +107,13 @@ type Summary struct {
 	// released at every call of the parameter: the func value the caller
 	// passes runs without them.
 	CalledReleased []ParamClasses
+	// HeldAtParams lists, for parameters in CallsParams, the locks the
+	// function itself holds (rooted at its parameters, or package-level)
+	// where it calls the parameter: a visitor that calls its func under
+	// its own lock. A func value the caller passes that takes one of them
+	// deadlocks; one that takes another lock orders it after them. Only
+	// the package's own callers read it: it is not part of the facts.
+	HeldAtParams []ParamHeld
 	// InvokesParams lists the indices of interface-typed parameters whose
 	// I/O methods (Read, Write, ReadFrom, WriteTo, WriteString) the
 	// function calls (fmt.Fprintf's w, io.Copy's dst and src): what they
@@ -145,6 +152,13 @@ type Summary struct {
 type ParamClasses struct {
 	Param   int
 	Classes []string
+}
+
+// A ParamHeld is the locks a function holds where it calls its Param'th
+// parameter (see Summary.HeldAtParams).
+type ParamHeld struct {
+	Param int
+	Held  []lockstate.Held
 }
 
 // maxBlocks bounds the conditional block reasons kept in a summary.
@@ -556,6 +570,39 @@ func (s *Summary) ReleasedAt(i int) []string {
 		}
 	}
 	return nil
+}
+
+// HeldAt returns the locks the function holds where it calls its i'th
+// parameter.
+func (s *Summary) HeldAt(i int) []lockstate.Held {
+	if s == nil {
+		return nil
+	}
+	for _, ph := range s.HeldAtParams {
+		if ph.Param == i {
+			return ph.Held
+		}
+	}
+	return nil
+}
+
+// addHeldAtParam records locks held where the function calls its i'th
+// parameter, each lock once.
+func (s *Summary) addHeldAtParam(i int, held []lockstate.Held) {
+	if len(held) == 0 {
+		return
+	}
+	k := slices.IndexFunc(s.HeldAtParams, func(ph ParamHeld) bool { return ph.Param == i })
+	if k < 0 {
+		s.HeldAtParams = append(s.HeldAtParams, ParamHeld{Param: i})
+		slices.SortFunc(s.HeldAtParams, func(a, b ParamHeld) int { return a.Param - b.Param })
+		k = slices.IndexFunc(s.HeldAtParams, func(ph ParamHeld) bool { return ph.Param == i })
+	}
+	for _, h := range held {
+		if !slices.ContainsFunc(s.HeldAtParams[k].Held, func(g lockstate.Held) bool { return g.Key == h.Key }) {
+			s.HeldAtParams[k].Held = append(s.HeldAtParams[k].Held, h)
+		}
+	}
 }
 
 // addParam records a call of the function's i'th parameter made with the
