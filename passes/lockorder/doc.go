@@ -203,7 +203,9 @@
 // An order-cycle is a warning when the instances along it are tied to each
 // other: the same variable, parameter or receiver, a package-level lock, or
 // an element of the other lock's object's container (a store and its
-// replicas, a registry and its per-key locks), in this package and, for a
+// replicas, a registry and its per-key locks; also the element a lookup
+// helper of the package returns from it, r := s.lookup(id) where lookup
+// returns s.ranges[id] or nil), in this package and, for a
 // cycle across packages, in the other package's half too. A cycle known
 // only between the lock classes (a client's lock, then another client's
 // server's) may join disjoint instances: it is a note naming both
