@@ -44,7 +44,11 @@ func (a *analyzer) bufferedChans(funcs []*ssa.Function, flows map[*ssa.Function]
 		}
 	}
 	forEachStore(funcs, flows, func(flow *lockstate.Result, st *ssa.Store) {
-		mc, ok := st.Val.(*ssa.MakeChan)
+		val := st.Val
+		if ct, ok := val.(*ssa.ChangeType); ok {
+			val = ct.X // make(chan error, 1) kept in a chan<- error field
+		}
+		mc, ok := val.(*ssa.MakeChan)
 		if !ok || madeByTest(a.pass.Fset, mc) {
 			return
 		}
