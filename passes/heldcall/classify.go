@@ -38,6 +38,8 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		fd := &finding{category: "chan", what: "channel send", held: held, sides: f.Flow.IDOf(instr.Chan).Class != ""}
 		if cycle {
 			c.cycleNote(fd, r, h)
+		} else if why, ok := summary.AssertedChanSend(instr); ok {
+			fd.level, fd.why = confidence.Note, why
 		}
 		return fd
 	case *ssa.UnOp:

@@ -684,3 +684,54 @@ func caseTaken(b *ssa.BasicBlock, sel *ssa.Select, k int) bool {
 		return ok && ex.Tuple == sel && ex.Index == 0 && isIntConst(bin.Y, int64(k))
 	})
 }
+
+// assertedChanWhy is the note's reason for a send on a channel asserted
+// out of an interface value.
+const assertedChanWhy = "the channel is the caller's value asserted out of an interface, a channel only if the caller passes one"
+
+// assertedChan reports whether ch is a channel the function took out of an
+// interface value by a type assertion (on every path): a decoder that
+// fills whatever its caller hands it sends only when that is a channel,
+// which callers decoding into a map or a struct never pass.
+//
+//	ch, ok := v.(chan<- byte)
+//	if !ok {
+//		ch = v.(chan byte)
+//	}
+//	for _, b := range data {
+//		ch <- b
+//	}
+func assertedChan(ch ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch v := ch.(type) {
+	case *ssa.TypeAssert:
+		return types.IsInterface(v.X.Type())
+	case *ssa.Extract:
+		ta, ok := v.Tuple.(*ssa.TypeAssert)
+		return ok && v.Index == 0 && types.IsInterface(ta.X.Type())
+	case *ssa.ChangeType:
+		return assertedChan(v.X, depth+1)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if k, ok := e.(*ssa.Const); ok && k.IsNil() {
+				continue
+			}
+			if !assertedChan(e, depth+1) {
+				return false
+			}
+		}
+		return len(v.Edges) > 0
+	}
+	return false
+}
+
+// AssertedChanSend reports why send, on a channel asserted out of an
+// interface value (assertedChan), is only plausible.
+func AssertedChanSend(send *ssa.Send) (string, bool) {
+	if assertedChan(send.Chan, 0) {
+		return assertedChanWhy, true
+	}
+	return "", false
+}

@@ -72,12 +72,16 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	var released []string // classes released at the current instruction
 	g := a.guardsOf(fn)
 	var cur *ssa.BasicBlock
+	plausible := "" // why the operation being scanned only may block
 	setBlock := func(kind, op string, cond string) {
 		if l.dying {
 			return
 		}
 		r := &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)}
-		if l.env != "" {
+		switch {
+		case plausible != "":
+			r.Plausible, r.Guarded = plausible, true
+		case l.env != "":
 			r.Plausible, r.Guarded = envGateWhy(l.env), true
 		}
 		l.blocks.addBlock(r)
@@ -136,7 +140,11 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			case *ssa.Send:
 				drained := DrainedSend(instr)
 				if !a.res.BufferedSend(flow, instr.Chan) && !a.bufferedElem(fn, instr.Chan) && !drained {
+					if assertedChan(instr.Chan, 0) {
+						plausible = assertedChanWhy
+					}
 					waitOn(instr, "chan", "channel send")
+					plausible = ""
 				} else if !l.dying && !drained && !TokenReturn(instr) && !a.res.FinalSend(fn, instr) && !a.res.QueueSend(flow, instr.Chan) {
 					mayFill(instr.Chan, "channel send")
 				}
