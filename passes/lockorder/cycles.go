@@ -3,7 +3,6 @@ package lockorder
 import (
 	"fmt"
 	"go/token"
-	"slices"
 	"sort"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/lockaudit/lockaudit/internal/confidence"
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 	"github.com/lockaudit/lockaudit/passes/internal/srcname"
+	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
 
 // An edge records that lock to was taken while from was held. fromClass
@@ -275,71 +275,8 @@ func (c *checker) elementOf(v ssa.Value, owner string) bool {
 // of one of its arguments whose key is owner: n := g.node(name), where
 // node returns g.nodes[name] (or nil), is an element of g's map.
 func (c *checker) lookedUpIn(call *ssa.Call, owner string) bool {
-	g := call.Call.StaticCallee()
-	if g == nil {
-		return false
-	}
-	if o := g.Origin(); o != nil {
-		g = o
-	}
-	if g.Pkg != c.fn.Fn.Pkg || len(g.Blocks) == 0 {
-		return false
-	}
-	param := -1
-	for _, b := range g.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		if len(ret.Results) == 0 {
-			return false
-		}
-		if k, ok := ret.Results[0].(*ssa.Const); ok && k.IsNil() {
-			continue
-		}
-		i := containerParam(g, ret.Results[0])
-		if i < 0 || param >= 0 && i != param {
-			return false
-		}
-		param = i
-	}
-	if param < 0 || param >= len(call.Call.Args) {
-		return false
-	}
-	return rootKey(c.fn.Flow.IDOf(call.Call.Args[param]).Key) == owner
-}
-
-// containerParam returns the index of the parameter of g whose container
-// field v is an element of (p.nodes[k], a comma-ok lookup's value, an
-// element of a slice field), or -1.
-func containerParam(g *ssa.Function, v ssa.Value) int {
-	var container ssa.Value
-	switch x := v.(type) {
-	case *ssa.Lookup:
-		container = x.X
-	case *ssa.Index:
-		container = x.X
-	case *ssa.Extract:
-		if l, ok := x.Tuple.(*ssa.Lookup); ok && x.Index == 0 {
-			container = l.X
-		}
-	case *ssa.UnOp:
-		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
-			container = ia.X
-		}
-	}
-	if u, ok := container.(*ssa.UnOp); ok && u.Op == token.MUL {
-		container = u.X
-	}
-	fa, ok := container.(*ssa.FieldAddr)
-	if !ok {
-		return -1
-	}
-	p, ok := fa.X.(*ssa.Parameter)
-	if !ok {
-		return -1
-	}
-	return slices.Index(g.Params, p)
+	i, ok := summary.LookupArg(c.fn.Fn.Pkg, call)
+	return ok && rootKey(c.fn.Flow.IDOf(call.Call.Args[i]).Key) == owner
 }
 
 // containerOf reports whether the container value x is loaded from a field
