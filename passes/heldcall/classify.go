@@ -158,7 +158,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	name := c.calleeName(callee)
 	if obj := summary.FuncObject(callee); obj != nil {
-		if summary.StandardStreamWrite(obj, args) || summary.PseudoFileCall(obj, args) {
+		if summary.StandardStreamWrite(obj, args) || summary.PseudoFileCall(obj, args) || summary.ShortReplyCall(obj, args) {
 			return nil // printing, like logging; the kernel's own state
 		}
 		if kind, ok := cat.Direct(obj); ok {
@@ -280,6 +280,9 @@ func (c *checker) argBlock(f *summary.Func, g *ssa.Function, recv ssa.Value) *su
 func (c *checker) classifyInvoke(f *summary.Func, call *ssa.CallCommon, held []lockstate.Held) *finding {
 	m := call.Method
 	what := "call of " + summary.IfaceMethodName(call.Value.Type(), m, c.pass.Pkg)
+	if summary.ShortReplyInvoke(call) {
+		return nil // buffered by net/http until the handler returns
+	}
 	if kind, ok := c.res.Catalog.Blocking(m); ok {
 		return &finding{category: kind, what: what, held: held}
 	}

@@ -75,7 +75,10 @@
 // io.ReadFull) is judged by the reader or writer it is given: a net.Conn
 // or an *os.File makes it a net or file finding, a bytes.Buffer (or
 // os.Stdout, like a logger) does not; nor does a Write on os.Stdout or
-// os.Stderr itself. A send on a channel the function took out of an
+// os.Stderr itself, nor a short constant reply written to an
+// http.ResponseWriter (w.Write([]byte("ok")), io.WriteString(w,
+// http.StatusText(code)): net/http buffers it and sends it after the
+// handler returns. A send on a channel the function took out of an
 // interface value by a type assertion (a decoder filling whatever it is
 // handed: ch := v.(chan<- byte)) runs only when the caller passes a
 // channel, and is a note. Nor does a call of package os on a path seen to be

@@ -222,6 +222,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 				}
 			}
 		}
+		if ShortReplyInvoke(c) {
+			return // buffered by net/http until the handler returns
+		}
 		if kind, ok := a.cat.Blocking(c.Method); ok {
 			setBlock(kind, IfaceMethodName(c.Value.Type(), c.Method, nil), "")
 			return
@@ -316,7 +319,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {
-		if StandardStreamWrite(obj, args) || PseudoFileCall(obj, args) {
+		if StandardStreamWrite(obj, args) || PseudoFileCall(obj, args) || ShortReplyCall(obj, args) {
 			return // printing, like logging; the kernel's own state
 		}
 		if kind, ok := a.cat.Blocking(obj); ok {
