@@ -16,8 +16,8 @@
 # Jaeger, drawn once in r24 (MODS="opa jaeger"), and franz-go, rueidis,
 # amqp091-go, yamux and gocql, drawn once in r25 (MODS="franz rueidis amqp
 # yamux gocql"), and kcp-go, clickhouse-go and puddle, read whole in r25
-# (MODS="kcp clickhouse puddle"), and tailscale, nsq and dragonboat,
-# drawn once in r26 (MODS="tailscale nsq dragonboat").
+# (MODS="kcp clickhouse puddle"), and tailscale, nsq, dragonboat, CoreDNS
+# and Serf, read in r26 (MODS="tailscale nsq dragonboat coredns serf").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -77,6 +77,8 @@ fetch puddle github.com/jackc/puddle/v2 v2.2.4
 fetch tailscale tailscale.com v1.102.5
 fetch nsq github.com/nsqio/nsq v1.3.0
 fetch dragonboat github.com/lni/dragonboat/v4 v4.0.0-20240618143154-6a1623140f27
+fetch coredns github.com/coredns/coredns v1.15.0
+fetch serf github.com/hashicorp/serf v0.11.0
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -100,7 +102,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
