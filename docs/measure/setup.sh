@@ -17,7 +17,7 @@
 # amqp091-go, yamux and gocql, drawn once in r25 (MODS="franz rueidis amqp
 # yamux gocql"), and kcp-go, clickhouse-go and puddle, read whole in r25
 # (MODS="kcp clickhouse puddle"), and tailscale, nsq, dragonboat, CoreDNS
-# and Serf, read in r26 (MODS="tailscale nsq dragonboat coredns serf").
+# and Serf, read in r26 (MODS="tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -79,6 +79,13 @@ fetch nsq github.com/nsqio/nsq v1.3.0
 fetch dragonboat github.com/lni/dragonboat/v4 v4.0.0-20240618143154-6a1623140f27
 fetch coredns github.com/coredns/coredns v1.15.0
 fetch serf github.com/hashicorp/serf v0.11.0
+fetch mysql github.com/go-sql-driver/mysql v1.11.0
+fetch miniredis github.com/alicebob/miniredis/v2 v2.40.0
+fetch bigcache github.com/allegro/bigcache/v3 v3.1.0
+fetch freecache github.com/coocood/freecache v1.2.7
+fetch etcdraft go.etcd.io/raft/v3 v3.7.0
+fetch gnet github.com/panjf2000/gnet/v2 v2.9.7
+fetch goplugin github.com/hashicorp/go-plugin v1.8.0
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -102,7 +109,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
