@@ -455,19 +455,9 @@ func rebaseOnto(l, root lockstate.ID) lockstate.ID {
 // Closures invoked in place are checked in their caller's context, so
 // they have none here.
 func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick func(*Summary) []lockstate.Effect) (*ssa.Function, []lockstate.Effect) {
-	callee := StaticCallee(c)
+	callee, args, bindings := callTarget(c)
 	if callee == nil {
 		return nil, nil
-	}
-	args := c.Args
-	var bindings []ssa.Value
-	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-		bindings = mc.Bindings
-	}
-	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil && len(bindings) == 1 {
-		// A method value called (f := s.count; f()): the method, with
-		// its bound receiver as the first argument.
-		callee, args, bindings = m, MethodArgs(c), nil
 	}
 	if f := r.Func(callee); f != nil && f.InPlace {
 		return callee, nil
@@ -496,11 +486,25 @@ func (r *Result) CallEffects(flow *lockstate.Result, c *ssa.CallCommon, pick fun
 	return callee, out
 }
 
-// effectsAt rebases effects of a function called in flow's function onto
-// the call's values: args, the function's parameters in order, and
-// bindings, a closure's captured values. Effects that cannot happen with
-// those arguments, or hang off values the caller does not know, are left
-// out.
+// callTarget returns the function a static call runs, with its
+// arguments in parameter order and a closure's captured values: a method
+// value called (f := s.count; f()) is the method, its bound receiver the
+// first argument. callee is nil for a dynamic call.
+func callTarget(c *ssa.CallCommon) (callee *ssa.Function, args, bindings []ssa.Value) {
+	callee = StaticCallee(c)
+	if callee == nil {
+		return nil, nil, nil
+	}
+	args = c.Args
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil && len(bindings) == 1 {
+		callee, args, bindings = m, MethodArgs(c), nil
+	}
+	return callee, args, bindings
+}
+
 // An ArgUnder is a func value that a call hands to a callee which calls
 // it while holding locks of its own (Summary.HeldAtParams): those locks,
 // and what the func value takes, both rebased onto the caller's values.
@@ -514,17 +518,9 @@ type ArgUnder struct {
 // locks its collection and calls the func it is given, handed a func
 // that locks the collection again.
 func (r *Result) ArgsUnderCallee(flow *lockstate.Result, c *ssa.CallCommon) []ArgUnder {
-	callee := StaticCallee(c)
+	callee, args, bindings := callTarget(c)
 	if callee == nil {
 		return nil
-	}
-	args := c.Args
-	var bindings []ssa.Value
-	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-		bindings = mc.Bindings
-	}
-	if m, iface, ok := BoundMethod(callee); ok && !iface && m != nil && len(bindings) == 1 {
-		callee, args, bindings = m, MethodArgs(c), nil
 	}
 	s := r.SummaryOf(callee)
 	if s == nil || len(s.HeldAtParams) == 0 {
@@ -561,6 +557,11 @@ func (r *Result) ArgsUnderCallee(flow *lockstate.Result, c *ssa.CallCommon) []Ar
 	return out
 }
 
+// effectsAt rebases effects of a function called in flow's function onto
+// the call's values: args, the function's parameters in order, and
+// bindings, a closure's captured values. Effects that cannot happen with
+// those arguments, or hang off values the caller does not know, are left
+// out.
 func effectsAt(flow *lockstate.Result, effects []lockstate.Effect, args, bindings []ssa.Value) []lockstate.Effect {
 	var out []lockstate.Effect
 	for _, e := range effects {
