@@ -76,7 +76,7 @@ func (c *checker) formattedMethods(call *ssa.CallCommon) []formatted {
 	if callee.Signature.Recv() != nil && fmtIdx >= 0 {
 		fmtIdx++ // the receiver comes first
 	}
-	args := variadicArgs(call.Args[len(call.Args)-1])
+	args := summary.VariadicArgs(call.Args[len(call.Args)-1])
 	calls := stringerVerbs(call, fmtIdx, len(args))
 	var out []formatted
 	for i, arg := range args {
@@ -108,44 +108,6 @@ func (c *checker) methodOf(t types.Type, name string) *ssa.Function {
 		return nil
 	}
 	return c.res.Pkg.Prog.LookupMethod(t, nil, name)
-}
-
-// variadicArgs returns the values stored into the slice a variadic call
-// passes, in order (nil where unknown).
-func variadicArgs(v ssa.Value) []ssa.Value {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	n := 0
-	if at, ok := arr.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array); ok {
-		n = int(at.Len())
-	}
-	out := make([]ssa.Value, n)
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		k, ok := ia.Index.(*ssa.Const)
-		if !ok {
-			continue
-		}
-		i, ok := constant.Int64Val(k.Value)
-		if !ok || int(i) >= n {
-			continue
-		}
-		for _, r := range *ia.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
-				out[i] = st.Val
-			}
-		}
-	}
-	return out
 }
 
 // stringerVerbs returns, for each of n formatted arguments, whether its

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/types"
 	"strings"
 
@@ -91,4 +92,42 @@ func ExportedMethod(ms *types.MethodSet, name string) *types.Selection {
 		}
 	}
 	return nil
+}
+
+// VariadicArgs returns the values stored into the slice a variadic call
+// passes, in order (nil where unknown).
+func VariadicArgs(v ssa.Value) []ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	n := 0
+	if at, ok := arr.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array); ok {
+		n = int(at.Len())
+	}
+	out := make([]ssa.Value, n)
+	for _, ref := range *arr.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		k, ok := ia.Index.(*ssa.Const)
+		if !ok {
+			continue
+		}
+		i, ok := constant.Int64Val(k.Value)
+		if !ok || int(i) >= n {
+			continue
+		}
+		for _, r := range *ia.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
+				out[i] = st.Val
+			}
+		}
+	}
+	return out
 }

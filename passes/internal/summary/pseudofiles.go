@@ -73,40 +73,16 @@ func stringPrefix(v ssa.Value, depth int) (string, bool) {
 		case "fmt.Sprintf":
 			return stringPrefix(v.Call.Args[0], depth+1)
 		case "path/filepath.Join", "path.Join":
-			return firstElem(v.Call.Args[0], depth)
-		}
-	}
-	return "", false
-}
-
-// firstElem returns the prefix of the first element of a variadic call's
-// slice of strings (filepath.Join("/proc/sys", key)).
-func firstElem(slice ssa.Value, depth int) (string, bool) {
-	s, ok := slice.(*ssa.Slice)
-	if !ok {
-		return "", false
-	}
-	arr, ok := s.X.(*ssa.Alloc)
-	if !ok || arr.Referrers() == nil {
-		return "", false
-	}
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok || ia.Referrers() == nil {
-			continue
-		}
-		if c, ok := ia.Index.(*ssa.Const); !ok || c.Int64() != 0 {
-			continue
-		}
-		for _, st := range *ia.Referrers() {
-			if st, ok := st.(*ssa.Store); ok && st.Addr == ia {
-				return stringPrefix(st.Val, depth+1)
+			// The first element of the variadic slice of strings.
+			if elems := VariadicArgs(v.Call.Args[0]); len(elems) > 0 && elems[0] != nil {
+				return stringPrefix(elems[0], depth+1)
 			}
 		}
 	}
 	return "", false
 }
 
+// isString reports whether t is a string type.
 func isString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
