@@ -158,8 +158,8 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	name := c.calleeName(callee)
 	if obj := summary.FuncObject(callee); obj != nil {
-		if summary.StandardStreamWrite(obj, args) || summary.PseudoFileCall(obj, args) || summary.ShortReplyCall(obj, args) {
-			return nil // printing, like logging; the kernel's own state
+		if summary.NoWaitCall(obj, args) {
+			return nil
 		}
 		if kind, ok := cat.Direct(obj); ok {
 			if cat.StreamHelper(obj) {

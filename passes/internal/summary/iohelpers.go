@@ -65,10 +65,18 @@ func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reaso
 
 // standardStream reports whether v is os.Stdout or os.Stderr (possibly
 // converted to an interface): fmt.Printf and friends print there.
-// StandardStreamWrite reports whether a call of fn with the arguments args
+// NoWaitCall reports whether a call of fn, which the catalogue may list
+// as blocking, does not wait with these arguments: printing to os.Stdout
+// or os.Stderr, a kernel pseudo-file under /proc or /sys, a short constant
+// HTTP reply that net/http buffers.
+func NoWaitCall(fn *types.Func, args []ssa.Value) bool {
+	return standardStreamWrite(fn, args) || pseudoFileCall(fn, args) || shortReplyCall(fn, args)
+}
+
+// standardStreamWrite reports whether a call of fn with the arguments args
 // (the receiver first) writes to os.Stdout or os.Stderr: printing, which
 // is accepted under a lock like logging.
-func StandardStreamWrite(fn *types.Func, args []ssa.Value) bool {
+func standardStreamWrite(fn *types.Func, args []ssa.Value) bool {
 	return fn != nil && len(args) > 0 && args[0] != nil && strings.HasPrefix(fn.Name(), "Write") &&
 		fn.Pkg() != nil && fn.Pkg().Path() == "os" && standardStream(args[0])
 }

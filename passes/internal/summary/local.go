@@ -319,8 +319,8 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {
-		if StandardStreamWrite(obj, args) || PseudoFileCall(obj, args) || ShortReplyCall(obj, args) {
-			return // printing, like logging; the kernel's own state
+		if NoWaitCall(obj, args) {
+			return
 		}
 		if kind, ok := a.cat.Blocking(obj); ok {
 			setBlock(kind, FuncName(obj, nil), "")

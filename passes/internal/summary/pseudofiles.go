@@ -27,9 +27,9 @@ import (
 // pseudoFS are the prefixes of the kernel's pseudo-file systems.
 var pseudoFS = []string{"/proc/", "/sys/"}
 
-// PseudoFileCall reports whether a call of fn with args reads or writes a
+// pseudoFileCall reports whether a call of fn with args reads or writes a
 // kernel pseudo-file by its path.
-func PseudoFileCall(fn *types.Func, args []ssa.Value) bool {
+func pseudoFileCall(fn *types.Func, args []ssa.Value) bool {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "os" || len(args) == 0 || args[0] == nil {
 		return false
 	}

@@ -33,9 +33,9 @@ func ShortReplyInvoke(call *ssa.CallCommon) bool {
 	return false
 }
 
-// ShortReplyCall reports whether a call of fn with args is io.WriteString
+// shortReplyCall reports whether a call of fn with args is io.WriteString
 // of a short constant reply to an http.ResponseWriter.
-func ShortReplyCall(fn *types.Func, args []ssa.Value) bool {
+func shortReplyCall(fn *types.Func, args []ssa.Value) bool {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "io" || fn.Name() != "WriteString" || len(args) != 2 {
 		return false
 	}

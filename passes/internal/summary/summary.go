@@ -592,11 +592,9 @@ func (s *Summary) addHeldAtParam(i int, held []lockstate.Held) {
 	if len(held) == 0 {
 		return
 	}
-	k := slices.IndexFunc(s.HeldAtParams, func(ph ParamHeld) bool { return ph.Param == i })
-	if k < 0 {
-		s.HeldAtParams = append(s.HeldAtParams, ParamHeld{Param: i})
-		slices.SortFunc(s.HeldAtParams, func(a, b ParamHeld) int { return a.Param - b.Param })
-		k = slices.IndexFunc(s.HeldAtParams, func(ph ParamHeld) bool { return ph.Param == i })
+	k, found := slices.BinarySearchFunc(s.HeldAtParams, i, func(ph ParamHeld, i int) int { return ph.Param - i })
+	if !found {
+		s.HeldAtParams = slices.Insert(s.HeldAtParams, k, ParamHeld{Param: i})
 	}
 	for _, h := range held {
 		if !slices.ContainsFunc(s.HeldAtParams[k].Held, func(g lockstate.Held) bool { return g.Key == h.Key }) {
