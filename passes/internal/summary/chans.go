@@ -273,10 +273,7 @@ func timedSelect(sel *ssa.Select) bool {
 }
 
 // isTime reports whether t is time.Time.
-func isTime(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
-}
+func isTime(t types.Type) bool { return isNamed(t, "time", "Time") }
 
 // configuredChan reports whether the channel ch may be made with a
 // capacity read from a struct field: an option's buffer size, which is

@@ -170,7 +170,7 @@ func (a *analyzer) storedLockClass(funcs []*ssa.Function, flows map[*ssa.Functio
 
 func isCondL(fa *ssa.FieldAddr) bool {
 	named := namedPointee(fa.X.Type())
-	if named == nil || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "sync" || named.Obj().Name() != "Cond" {
+	if named == nil || !isNamed(named, "sync", "Cond") {
 		return false
 	}
 	st, _ := named.Underlying().(*types.Struct)
@@ -180,6 +180,12 @@ func isCondL(fa *ssa.FieldAddr) bool {
 func isNewCond(call *ssa.Call) bool {
 	fn := call.Call.StaticCallee()
 	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond"
+}
+
+// isNamed reports whether t is the named type path.name.
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
 func namedPointee(t types.Type) *types.Named {

@@ -49,7 +49,7 @@ func doneCtx(v ssa.Value) ssa.Value {
 // Deadline() (time.Time, bool), Done() <-chan struct{}, Err() error and
 // Value(any) any.
 func isContext(t types.Type) bool {
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context" {
+	if isNamed(t, "context", "Context") {
 		return true
 	}
 	ms := types.NewMethodSet(t)

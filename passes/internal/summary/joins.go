@@ -209,9 +209,8 @@ func IsWaitGroupWait(c *ssa.CallCommon) bool {
 
 // isWaitGroup reports whether t is *sync.WaitGroup.
 func isWaitGroup(t types.Type) bool {
-	n := namedPointee(t)
-	_, ptr := t.Underlying().(*types.Pointer)
-	return ptr && n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && isNamed(p.Elem(), "sync", "WaitGroup")
 }
 
 // chanKeyOf returns the key of the channel v of fn, or nil, once per

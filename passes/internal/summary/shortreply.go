@@ -43,10 +43,7 @@ func shortReplyCall(fn *types.Func, args []ssa.Value) bool {
 }
 
 // isResponseWriter reports whether t is net/http.ResponseWriter.
-func isResponseWriter(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "ResponseWriter"
-}
+func isResponseWriter(t types.Type) bool { return isNamed(t, "net/http", "ResponseWriter") }
 
 // shortConst reports whether v is a constant string of at most
 // maxShortReply bytes (as a string or converted to []byte), or the text of
