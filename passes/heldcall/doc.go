@@ -71,6 +71,13 @@
 //   - blocks: a call of a function that blocks transitively, in this
 //     package or another one; the message gives the chain of calls.
 //
+// Logging packages never make a caller block: the well-known logging
+// modules, and any package named like a logger (log, glog, klog, logger,
+// logging, ...) that exports at least three logging verbs (Infof,
+// Warningf, Errorf, Debug, Printf, ...), such as a project's own copy of
+// glog. A write-ahead log in a package named log exports no such verbs and
+// stays I/O.
+//
 // A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy,
 // io.ReadFull) is judged by the reader or writer it is given: a net.Conn
 // or an *os.File makes it a net or file finding, a bytes.Buffer (or

@@ -44,6 +44,7 @@ var corpus = []string{
 	"kvstore/internal/evict",
 	"internal/cpuprof",
 	"mockstore",
+	"volumestore",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -241,7 +241,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		external:    map[*types.Func]*Summary{},
 		impls:       map[types.Type][]types.Type{},
 		api:         map[apiKey]bool{},
-		quiet:       quietPackage(pass.Pkg.Path()),
+		quiet:       quietPkg(pass.Pkg),
 		srcFuncs:    ssainfo.SrcFuncs,
 		origins:     map[ssa.Value]Origin{},
 		guarding:    map[string]bool{},

@@ -2,7 +2,6 @@ package summary
 
 import (
 	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -101,7 +100,7 @@ func (a *analyzer) stateUse(fn *ssa.Function, instr ssa.Instruction) stateUse {
 			return noState // a deadline of the connection the operation writes to
 		}
 		if callee == nil {
-			return used(!instr.Call.IsInvoke() || !quietPackage(pkgPath(instr.Call.Method.Pkg())))
+			return used(!instr.Call.IsInvoke() || !quietPkg(instr.Call.Method.Pkg()))
 		}
 		return noState
 	}
@@ -135,11 +134,4 @@ func (a *analyzer) blockingOp(c *ssa.CallCommon) bool {
 func ownVar(fn *ssa.Function, addr ssa.Value) bool {
 	a, ok := addr.(*ssa.Alloc)
 	return ok && a.Parent() == fn
-}
-
-func pkgPath(p *types.Package) string {
-	if p == nil {
-		return ""
-	}
-	return p.Path()
 }

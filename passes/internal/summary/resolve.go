@@ -170,5 +170,11 @@ func IfaceMethodName(t types.Type, m *types.Func, from *types.Package) string {
 // library's internal interfaces are implementation details, not foreign
 // code.
 func QuietMethod(m *types.Func) bool {
-	return m.Pkg() != nil && quietPackage(m.Pkg().Path())
+	return quietPkg(m.Pkg())
+}
+
+// quietPkg is quietPackage for a package of the program: a logger of the
+// project's own (LoggerPackage) is quiet too.
+func quietPkg(p *types.Package) bool {
+	return p != nil && (quietPackage(p.Path()) || LoggerPackage(p))
 }
