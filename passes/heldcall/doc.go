@@ -78,6 +78,14 @@
 // glog. A write-ahead log in a package named log exports no such verbs and
 // stays I/O.
 //
+// A task handed to an executor goroutine of the package (a loop that
+// receives tasks from an inbox and calls each task's func) while the
+// caller waits for its done channel runs as if called in place: the
+// caller's caller judges the func it passes. The wait for the loop is a
+// note (plausible: it waits behind the tasks queued before it) unless the
+// loop does I/O or waits of its own between tasks; a receive from a
+// channel only such tasks close, after the hand-off, is not a wait.
+//
 // A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy,
 // io.ReadFull) is judged by the reader or writer it is given: a net.Conn
 // or an *os.File makes it a net or file finding, a bytes.Buffer (or

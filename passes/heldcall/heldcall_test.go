@@ -45,6 +45,7 @@ var corpus = []string{
 	"internal/cpuprof",
 	"mockstore",
 	"volumestore",
+	"rtcagent",
 }
 
 func TestHeldcall(t *testing.T) {

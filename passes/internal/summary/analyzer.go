@@ -134,6 +134,9 @@ type analyzer struct {
 	apiNames    []string // the package scope's names, for inAPI
 	typeNames   []string
 	quiet       bool // see quietPackage
+	// executors holds the tasks each function hands to executors
+	// (executors.go), computed on first use.
+	executors   map[*ssa.Function]map[ssa.Instruction]executorTask
 	buffered    map[string]bool
 	queues      map[string]bool               // channel classes made only with room for any backlog
 	configCap   map[string]bool               // channel classes made with a capacity read from a field

@@ -88,6 +88,9 @@ type joinCand struct {
 	// escape is set for a select with a receive case of its own to leave
 	// by (see selectEscape).
 	escape bool
+	// inbox, set for a hand-off to executors (see executors.go), holds
+	// the keys of the channel the task goes through.
+	inbox []chanKey
 }
 
 // joins returns the index, built on first use.
@@ -723,6 +726,12 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 	changed := false
 	for _, jc := range l.joins {
 		r := jc.reason
+		if jc.inbox != nil {
+			if a.decideExecutor(s, jc) {
+				changed = true
+			}
+			continue
+		}
 		quick := true
 		var takes []string
 		for _, w := range jc.workers {

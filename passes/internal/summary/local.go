@@ -95,6 +95,14 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		if a.startBarrier(fn, instr) {
 			return // waits for the goroutines to start, not to work
 		}
+		if t, ok := a.executorWait(fn, instr); ok {
+			// fn's task runs on the executor while fn waits: fn calls
+			// it, holding what it holds here.
+			l.params = append(l.params, calledParam{index: t.param, released: released, held: ownHeld(l.heldAt())})
+			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
+			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: t.workers, inbox: t.inbox})
+			return
+		}
 		if ws, escape := a.joinCandidate(fn, instr); ws != nil {
 			r := &Reason{Kind: kind, Chain: []string{name, op}, Released: released, When: g.when(cur)}
 			l.joins = append(l.joins, joinCand{reason: r, instr: instr, workers: ws, escape: escape})
@@ -149,7 +157,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					mayFill(instr.Chan, "channel send")
 				}
 			case *ssa.UnOp:
-				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) {
+				if instr.Op == token.ARROW && !a.readyRecv(fn, flow, instr) && !a.signalledByTask(fn, instr) {
 					waitOn(instr, "chan", "channel receive")
 				}
 			case *ssa.Select:
