@@ -75,8 +75,8 @@
 // modules, and any package named like a logger (log, glog, klog, logger,
 // logging, ...) that exports at least three logging verbs (Infof,
 // Warningf, Errorf, Debug, Printf, ...), such as a project's own copy of
-// glog. A write-ahead log in a package named log exports no such verbs and
-// stays I/O.
+// glog, whose own findings stay. A write-ahead log in a package named log
+// exports no such verbs and stays I/O.
 //
 // A task handed to an executor goroutine of the package (a loop that
 // receives tasks from an inbox and calls each task's func) while the

@@ -45,6 +45,7 @@ var corpus = []string{
 	"internal/cpuprof",
 	"mockstore",
 	"volumestore",
+	"volumestore/glog",
 	"rtcagent",
 }
 

@@ -134,6 +134,7 @@ type analyzer struct {
 	apiNames    []string // the package scope's names, for inAPI
 	typeNames   []string
 	quiet       bool // see quietPackage
+	logger      bool // a logger of the project's own: quiet for its importers (loggers.go)
 	// executors holds the tasks each function hands to executors
 	// (executors.go), computed on first use.
 	executors   map[*ssa.Function]map[ssa.Instruction]executorTask
@@ -244,7 +245,8 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		external:    map[*types.Func]*Summary{},
 		impls:       map[types.Type][]types.Type{},
 		api:         map[apiKey]bool{},
-		quiet:       quietPkg(pass.Pkg),
+		quiet:       quietPackage(pass.Pkg.Path()),
+		logger:      !quietPackage(pass.Pkg.Path()) && LoggerPackage(pass.Pkg),
 		srcFuncs:    ssainfo.SrcFuncs,
 		origins:     map[ssa.Value]Origin{},
 		guarding:    map[string]bool{},
@@ -325,6 +327,9 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			continue
 		}
 		s := *a.funcs[fn].Summary
+		if a.logger {
+			s.quieten()
+		}
 		if !s.empty() {
 			pass.ExportObjectFact(obj, &FuncFact{Summary: s})
 		}
