@@ -14,10 +14,12 @@ import (
 // to a method value (w.onEvent = c.processEvent), a closure kept in a
 // table. Their locks are checked and their order edges recorded like a
 // static call's. A lock a target takes through what the call passes is
-// rebased onto the call's arguments; one it reaches through its bound
-// receiver or its captured variables is known here only by its class, so
-// it is never the held lock itself, and its edges close cycles only
-// between classes (notes).
+// rebased onto the call's arguments, and one it reaches through a
+// captured parameter of the package function that made and returned it
+// (handleStarted := s.preStart()) onto that call's argument; one it
+// reaches through its bound receiver or other captured variables is
+// known here only by its class, so it is never the held lock itself, and
+// its edges close cycles only between classes (notes).
 
 // funcValueTakes checks the locks the known targets of a func value call
 // take against the locks held, records their order edges, and reports
@@ -37,7 +39,7 @@ func (c *checker) funcValueTakes(f *summary.Func, common *ssa.CallCommon, pos to
 			continue // its body is checked where it runs
 		}
 		args := o.TargetArgs(g, common.Args)
-		takes := c.res.TargetEffects(f.Flow, g, args, summary.Takes)
+		takes := c.res.TargetEffects(f.Flow, g, args, o.TargetBindings(g), summary.Takes)
 		if len(takes) == 0 {
 			continue
 		}

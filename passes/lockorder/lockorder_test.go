@@ -14,6 +14,6 @@ import (
 func TestLockorder(t *testing.T) {
 	leveltest.ReportNotes(t)
 	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer,
-		"cache", "bank", "registry", "registryuser", "accounts", "haslock", "handoff", "clusters", "readers", "leaks", "formatting", "membership", "connpool", "connhandler", "replicas", "keylocks", "inventory", "kvserver", "kvtick", "deferred", "dispatch", "loops", "funcargs", "subconns", "relock", "condlockers", "wrappedlocks", "scopes", "lazyinit", "gates", "condclasses", "methodvalues", "deferloops", "visitors", "lookups", "executors")
+		"cache", "bank", "registry", "registryuser", "accounts", "haslock", "handoff", "clusters", "readers", "leaks", "formatting", "membership", "connpool", "connhandler", "replicas", "keylocks", "inventory", "kvserver", "kvtick", "deferred", "dispatch", "loops", "funcargs", "subconns", "relock", "condlockers", "wrappedlocks", "scopes", "lazyinit", "gates", "condclasses", "methodvalues", "deferloops", "visitors", "lookups", "executors", "returnedfuncs")
 	leveltest.Check(t, results)
 }

@@ -42,25 +42,27 @@ func (r *Result) InvokeEffects(flow *lockstate.Result, c *ssa.CallCommon, m *typ
 // the functions a func value called in flow's function can hold, rebased
 // onto args, the values the call passes to g's parameters in order (nil
 // where the call does not pass one, such as a method value's bound
-// receiver). A lock g reaches through values the call does not pass (that
-// receiver, a closure's captured variables) is known only by its class:
+// receiver) and bindings, a closure's captured values in the caller's
+// frame (Origin.TargetBindings; nil where unknown). A lock g reaches
+// through values the call does not pass (that receiver, a closure's
+// other captured variables) is known only by its class:
 // its identity names no instance of the caller's (see ClassOnly), so it
 // never matches a held lock as the same one.
-func (r *Result) TargetEffects(flow *lockstate.Result, g *ssa.Function, args []ssa.Value, pick func(*Summary) []lockstate.Effect) []lockstate.Effect {
+func (r *Result) TargetEffects(flow *lockstate.Result, g *ssa.Function, args, bindings []ssa.Value, pick func(*Summary) []lockstate.Effect) []lockstate.Effect {
 	s := r.SummaryOf(g)
 	if s == nil {
 		return nil
 	}
 	var out []lockstate.Effect
 	for _, e := range pick(s) {
-		if re, ok := effectAt(flow, e, args, nil); ok {
+		if re, ok := effectAt(flow, e, args, bindings); ok {
 			out = append(out, re)
 			continue
 		}
 		if e.Lock.Class == "" {
 			continue
 		}
-		if holds, _, _ := condsHold(flow.Fn, judged{}, e.When, args, nil); !holds {
+		if holds, _, _ := condsHold(flow.Fn, judged{}, e.When, args, bindings); !holds {
 			continue
 		}
 		full := e.Lock.Full

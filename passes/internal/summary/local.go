@@ -295,7 +295,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 		o := a.origin(fn, c.Value, 0)
 		for _, g := range o.Targets {
-			l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), released: l.releasedAt(), when: l.whenAt()})
+			l.addSite(site{callee: g, args: o.TargetArgs(g, c.Args), bindings: o.TargetBindings(g), released: l.releasedAt(), when: l.whenAt()})
 		}
 		for _, g := range o.Program {
 			// Only the locks it takes count (see Origin.Program).

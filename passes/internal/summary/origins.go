@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/catalog"
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
@@ -35,7 +36,17 @@ type Origin struct {
 	// takes it): code the program runs, whose locks count for deadlocks,
 	// though what they block on is not judged as the call's own.
 	Program []*ssa.Function
+	// Bindings holds, for a closure target that a package function makes
+	// and returns (handleStarted, cleanup := s.preStart()), its captured
+	// values in the frame of the function that called it: the call's
+	// argument for each one that is a parameter of the maker, nil for the
+	// others (see resultBindings).
+	Bindings map[*ssa.Function][]ssa.Value
 }
+
+// TargetBindings returns the captured values of the closure target t in
+// the caller's frame, when a package function returned it; nil otherwise.
+func (o Origin) TargetBindings(t *ssa.Function) []ssa.Value { return o.Bindings[t] }
 
 // Closed reports whether the package decides every value: the call can
 // only run Targets.
@@ -46,6 +57,23 @@ func (o Origin) Closed() bool { return o.Supplied == "" && o.Unknown == "" }
 func (o *Origin) mergeProgram(p Origin) {
 	o.addFuncs(&o.Program, p.Targets, p.Bound)
 	o.addFuncs(&o.Program, p.Program, p.Bound)
+	for t, bs := range p.Bindings {
+		o.addBindings(t, bs)
+	}
+}
+
+// addBindings records the caller-frame bindings bs of the closure target
+// t; two different sets for one target (two returns binding different
+// values) leave it with none.
+func (o *Origin) addBindings(t *ssa.Function, bs []ssa.Value) {
+	if o.Bindings == nil {
+		o.Bindings = map[*ssa.Function][]ssa.Value{}
+	}
+	if old, ok := o.Bindings[t]; ok && !slices.Equal(old, bs) {
+		o.Bindings[t] = nil
+		return
+	}
+	o.Bindings[t] = bs
 }
 
 // addFuncs adds fns to *list, without repeats, and marks in o.Bound those
@@ -405,6 +433,9 @@ func (a *analyzer) resultOrigin(call *ssa.Call, idx int, depth int) Origin {
 		for _, b := range decl.Blocks {
 			if ret, ok := lastInstr(b).(*ssa.Return); ok && idx < len(ret.Results) {
 				o.merge(a.origin(decl, ret.Results[idx], depth))
+				if t, bs := resultBindings(decl, ret.Results[idx], call); t != nil {
+					o.addBindings(t, bs)
+				}
 			}
 		}
 		return o
@@ -679,4 +710,46 @@ func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
 func sameNamed(t types.Type, n *types.Named) bool {
 	m, ok := types.Unalias(t).(*types.Named)
 	return ok && m.Obj() == n.Obj()
+}
+
+// resultBindings returns the closure that decl returns as r (made there,
+// directly or through a named result), and its captured values in the
+// frame of call, decl's caller: a captured parameter of decl is the call's
+// argument for it; anything else decl computes is nil, unknown to the
+// caller.
+//
+//	func (s *service) preStart() (handleStarted func(*container)) {
+//		handleStarted = func(c *container) { s.handleExit(c) } // s: the call's receiver
+//		return handleStarted
+//	}
+func resultBindings(decl *ssa.Function, r ssa.Value, call *ssa.Call) (*ssa.Function, []ssa.Value) {
+	if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if cell, ok := ld.X.(*ssa.Alloc); ok {
+			r = lockstate.CellValue(cell)
+		}
+	}
+	mc, ok := r.(*ssa.MakeClosure)
+	if !ok {
+		return nil, nil
+	}
+	g, _ := mc.Fn.(*ssa.Function)
+	if g == nil || len(mc.Bindings) == 0 {
+		return nil, nil
+	}
+	if _, _, bound := BoundMethod(g); bound {
+		return nil, nil
+	}
+	out := make([]ssa.Value, len(mc.Bindings))
+	for i, b := range mc.Bindings {
+		v := b
+		if cell, ok := b.(*ssa.Alloc); ok {
+			v = lockstate.CellValue(cell)
+		}
+		if p, ok := v.(*ssa.Parameter); ok {
+			if j := slices.Index(decl.Params, p); j >= 0 && j < len(call.Call.Args) {
+				out[i] = call.Call.Args[j]
+			}
+		}
+	}
+	return g, out
 }

@@ -280,7 +280,7 @@ func (a *analyzer) combineFuncArgs(fn *ssa.Function, s *Summary, name, calleeNam
 		}
 		o := a.origin(fn, arg, 0)
 		for _, g := range o.Targets {
-			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), released: released, when: st.when}) {
+			if a.mergeBlocks(fn, s, name, a.summary(g), site{args: o.TargetArgs(g, nil), bindings: o.TargetBindings(g), released: released, when: st.when}) {
 				changed = true
 			}
 		}
@@ -398,7 +398,7 @@ func takeRoot(flow *lockstate.Result, l lockstate.ID, args, bindings []ssa.Value
 			return flow.IDOf(args[l.RootIndex]), true
 		}
 	case lockstate.RootFree:
-		if l.RootIndex < len(bindings) {
+		if l.RootIndex < len(bindings) && bindings[l.RootIndex] != nil {
 			return flow.IDOf(bindings[l.RootIndex]), true
 		}
 	case lockstate.RootGlobal:
