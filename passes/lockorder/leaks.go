@@ -129,6 +129,15 @@ func (c *checker) leaks(f *summary.Func) {
 				}
 			}
 		}
+		// A return that hands the caller the lock's own Unlock (return
+		// g.Unlock, false) releases it through the caller.
+		e.held = slices.DeleteFunc(e.held, func(ex exit) bool {
+			if handsUnlock(f, ex, key) {
+				e.released = append(e.released, ex)
+				return true
+			}
+			return false
+		})
 		if len(e.held) == 0 {
 			continue
 		}
@@ -180,6 +189,17 @@ func (c *checker) leaks(f *summary.Func) {
 			c.report(pos, "leak", msg, e.first)
 		}
 	}
+}
+
+// handsUnlock reports whether the exit ex returns a method value of the
+// Unlock (or RUnlock) of the lock key: the caller is handed the release.
+func handsUnlock(f *summary.Func, ex exit, key string) bool {
+	for i := range ex.ret.Results {
+		if id, _, ok := f.Flow.UnlockFunc(ex.result(i)); ok && id.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // uniform reports whether the exits along the edges into one return block

@@ -228,8 +228,13 @@ func (a *analysis) returnedUnlocks(ret *ssa.Return) []Effect {
 
 // unlockFunc reports whether the func value v releases a lock when called,
 // and which.
-func (a *analysis) unlockFunc(v ssa.Value) (ID, Mode, bool) {
-	if id, ok := a.res.unlockers[v]; ok {
+func (a *analysis) unlockFunc(v ssa.Value) (ID, Mode, bool) { return a.res.UnlockFunc(v) }
+
+// UnlockFunc reports whether calling the func value v releases a lock, and
+// which: the unlock function a lock wrapper returned (IsUnlocker), or a
+// method value of a lock's Unlock or RUnlock (return mu.Unlock).
+func (r *Result) UnlockFunc(v ssa.Value) (ID, Mode, bool) {
+	if id, ok := r.unlockers[v]; ok {
 		return id, Write, true
 	}
 	mc, ok := v.(*ssa.MakeClosure)
@@ -240,7 +245,7 @@ func (a *analysis) unlockFunc(v ssa.Value) (ID, Mode, bool) {
 	if op.Kind != Release {
 		return ID{}, Write, false
 	}
-	return a.res.ident.of(op.Recv), op.Mode, true
+	return r.ident.of(op.Recv), op.Mode, true
 }
 
 // commonEffects keeps the effects present in both lists.
