@@ -235,8 +235,9 @@
 // only through a parameter of such a function (a client factory that only
 // NewTestEngine takes), a step taken only when an environment variable
 // is set (os.Getenv(k) != "" or os.LookupEnv's found flag, tested in the
-// function that takes the step: a debug switch such as SSLKEYLOGFILE),
-// binding or resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
+// function that takes the step: a debug switch such as SSLKEYLOGFILE) or
+// a bool package variable or field with "debug" in its name is true
+// (if IsDebugFileReadWrite), binding or resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
 // asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
 // conn.Write, where conn is set before the object is shared), or the read

@@ -3,6 +3,7 @@ package summary
 import (
 	"go/constant"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -18,6 +19,14 @@ import (
 //
 // The test is made in the function itself, on os.Getenv's result against
 // "" or on os.LookupEnv's found flag; the branch must dominate the block.
+//
+// A branch on a bool package variable or field named as a debug switch
+// (IsDebugFileReadWrite, debugLog, opts.Debug: "debug" in its name) is the
+// same kind of switch, set by a flag or a developer:
+//
+//	if IsDebugFileReadWrite {
+//		fh.mirrorFile, _ = os.OpenFile("/tmp/x"+name, os.O_RDWR|os.O_CREATE, 0o600)
+//	}
 
 // EnvGate returns why instr, of function f, is only plausible when a test
 // that an environment variable is set guards it.
@@ -25,19 +34,15 @@ func (r *Result) EnvGate(f *Func, instr ssa.Instruction) (why string, ok bool) {
 	if f == nil || instr.Block() == nil {
 		return "", false
 	}
-	if name, ok := r.a.envGatesOf(f.Fn)[instr.Block()]; ok {
-		return envGateWhy(name), true
+	if why, ok := r.a.envGatesOf(f.Fn)[instr.Block()]; ok {
+		return why, true
 	}
 	return "", false
 }
 
-// envGateWhy is the note's reason for a step gated by the variable name.
-func envGateWhy(name string) string {
-	return "only when the environment sets " + name
-}
-
 // envGatesOf returns the blocks of fn that run only when an environment
-// variable is set, with its name (nil when fn tests none), computed once.
+// variable is set or a debug switch is on, with the note's reason (nil
+// when fn tests none), computed once.
 func (a *analyzer) envGatesOf(fn *ssa.Function) map[*ssa.BasicBlock]string {
 	if g, ok := a.envGates[fn]; ok {
 		return g
@@ -73,24 +78,74 @@ func envGates(fn *ssa.Function) map[*ssa.BasicBlock]string {
 		if d == nil {
 			continue
 		}
-		if name, ok := gates[d]; ok {
-			gates[b] = name
+		if why, ok := gates[d]; ok {
+			gates[b] = why
 			continue
 		}
 		iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
 		if !ok || len(b.Preds) != 1 || d.Succs[0] == d.Succs[1] {
 			continue
 		}
-		if name, setSucc, ok := envTest(iff.Cond); ok && d.Succs[setSucc] == b {
-			gates[b] = name
+		if why, setSucc, ok := envTest(iff.Cond); ok && d.Succs[setSucc] == b {
+			gates[b] = why
 		}
 	}
 	return gates
 }
 
-// envTest reads cond as a test of an environment variable: its name and
-// the successor (0 for then, 1 for else) taken when it is set.
-func envTest(cond ssa.Value) (name string, setSucc int, ok bool) {
+// envTest reads cond as a test of an environment variable or a debug
+// switch: the note's reason and the successor (0 for then, 1 for else)
+// taken when it is set.
+func envTest(cond ssa.Value) (why string, setSucc int, ok bool) {
+	if name, on, ok := debugSwitch(cond); ok {
+		return "only when debug switch " + name + " is on", on, true
+	}
+	name, setSucc, ok := envVarTest(cond)
+	if !ok {
+		return "", 0, false
+	}
+	return "only when the environment sets " + name, setSucc, true
+}
+
+// debugSwitch reads cond as a test of a bool package variable or field
+// whose name says it is a debug switch: its name, and the successor taken
+// when it is on (cond itself, or its negation).
+func debugSwitch(cond ssa.Value) (name string, onSucc int, ok bool) {
+	if not, isNot := cond.(*ssa.UnOp); isNot && not.Op == token.NOT {
+		name, onSucc, ok = debugSwitch(not.X)
+		return name, 1 - onSucc, ok
+	}
+	ld, isLoad := cond.(*ssa.UnOp)
+	if !isLoad || ld.Op != token.MUL {
+		if f, isField := cond.(*ssa.Field); isField {
+			if v := structField(f.X.Type(), f.Field); v != nil && debugName(v.Name()) {
+				return v.Name(), 0, true
+			}
+		}
+		return "", 0, false
+	}
+	switch x := ld.X.(type) {
+	case *ssa.Global:
+		if debugName(x.Name()) {
+			return x.Name(), 0, true
+		}
+	case *ssa.FieldAddr:
+		if v := structField(x.X.Type(), x.Field); v != nil && debugName(v.Name()) {
+			return v.Name(), 0, true
+		}
+	}
+	return "", 0, false
+}
+
+// debugName reports whether a bool variable's name says it is a debug
+// switch.
+func debugName(name string) bool {
+	return strings.Contains(strings.ToLower(name), "debug")
+}
+
+// envVarTest reads cond as a test of an environment variable: its name
+// and the successor (0 for then, 1 for else) taken when it is set.
+func envVarTest(cond ssa.Value) (name string, setSucc int, ok bool) {
 	switch c := cond.(type) {
 	case *ssa.BinOp:
 		if c.Op != token.NEQ && c.Op != token.EQL {

@@ -26,8 +26,9 @@ type site struct {
 	// (Origin.Program):
 	// only the locks the callee takes count, not what blocks in it.
 	dying bool
-	// env names the environment variable that must be set for the call
-	// to run (see envgates.go): what it blocks on is only plausible.
+	// env, when set, says why the call runs only under a switch: an
+	// environment variable set, a debug switch on (see envgates.go). What
+	// it blocks on is only plausible.
 	env string
 }
 
@@ -47,7 +48,7 @@ type local struct {
 	// dying is set while a block on a path to a crash is scanned: what
 	// blocks or calls back there is left out.
 	dying    bool
-	env      string // the variable the block being scanned needs set, if any
+	env      string // why the block being scanned runs only under a switch, if it does
 	params   []calledParam
 	invoked  []int // interface-typed parameters whose methods are called
 	acquires []string
@@ -82,7 +83,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		case plausible != "":
 			r.Plausible, r.Guarded = plausible, true
 		case l.env != "":
-			r.Plausible, r.Guarded = envGateWhy(l.env), true
+			r.Plausible, r.Guarded = l.env, true
 		}
 		l.blocks.addBlock(r)
 	}

@@ -324,7 +324,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		r.When = when
 		r.Guarded = guarded
 		if st.env != "" && r.Plausible == "" {
-			r.Plausible, r.Guarded = envGateWhy(st.env), true
+			r.Plausible, r.Guarded = st.env, true
 		}
 		// The caller's own locks released around this call are
 		// released around the operation too.
