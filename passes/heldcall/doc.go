@@ -86,6 +86,11 @@
 // loop does I/O or waits of its own between tasks; a receive from a
 // channel only such tasks close, after the hand-off, is not a wait.
 //
+// A call of package os that opens or reads the source file the runtime
+// names for a stack frame (runtime.Caller's file, FileLine's, or a field
+// the package sets only to those: go-errors' StackFrame.File, read to
+// print a bug's stack trace) is debugging output, not file I/O.
+//
 // A call of an I/O helper (fmt.Fprintf, io.WriteString, io.Copy,
 // io.ReadFull) is judged by the reader or writer it is given: a net.Conn
 // or an *os.File makes it a net or file finding, a bytes.Buffer (or

@@ -47,6 +47,7 @@ var corpus = []string{
 	"volumestore",
 	"volumestore/glog",
 	"rtcagent",
+	"changefeed",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -328,7 +328,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {
-		if NoWaitCall(obj, args) {
+		if NoWaitCall(obj, args) || a.stackSourceRead(obj, args) {
 			return
 		}
 		if kind, ok := a.cat.Blocking(obj); ok {
