@@ -347,18 +347,7 @@ func (a *analyzer) quickExecutor(w *ssa.Function, inbox []chanKey) bool {
 	onInbox := func(fn *ssa.Function, ch ssa.Value) bool {
 		return slices.ContainsFunc(a.chanKeysOf(fn, ch), func(k chanKey) bool { return slices.Contains(inbox, k) })
 	}
-	waits := map[*ssa.BasicBlock]bool{}
-	for _, b := range w.Blocks {
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Select:
-				waits[b] = waits[b] || x.Blocking
-			case *ssa.UnOp:
-				waits[b] = waits[b] || x.Op == token.ARROW
-			}
-		}
-	}
-	inLoop := reaching(waits)
+	inLoop := loopBlocks(w)
 	fns := []*ssa.Function{w}
 	for i := 0; i < len(fns) && i < 32; i++ {
 		fn := fns[i]

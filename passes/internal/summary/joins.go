@@ -788,18 +788,7 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 		}
 	}
 	flow := a.flows[w]
-	waits := map[*ssa.BasicBlock]bool{}
-	for _, b := range w.Blocks {
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Select:
-				waits[b] = waits[b] || x.Blocking
-			case *ssa.UnOp:
-				waits[b] = waits[b] || x.Op == token.ARROW
-			}
-		}
-	}
-	inLoop := reaching(waits)
+	inLoop := loopBlocks(w)
 	for _, b := range w.Blocks {
 		if !inLoop[b] {
 			continue // on the way out
@@ -830,6 +819,24 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 		}
 	}
 	return out
+}
+
+// loopBlocks returns the blocks of the worker w from which it can come
+// back to one of its waits (a receive or a blocking select): its loop,
+// not its way out.
+func loopBlocks(w *ssa.Function) map[*ssa.BasicBlock]bool {
+	waits := map[*ssa.BasicBlock]bool{}
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Select:
+				waits[b] = waits[b] || x.Blocking
+			case *ssa.UnOp:
+				waits[b] = waits[b] || x.Op == token.ARROW
+			}
+		}
+	}
+	return reaching(waits)
 }
 
 // reaching returns the blocks from which a path reaches one of targets

@@ -725,7 +725,7 @@ func sameNamed(t types.Type, n *types.Named) bool {
 func resultBindings(decl *ssa.Function, r ssa.Value, call *ssa.Call) (*ssa.Function, []ssa.Value) {
 	if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		if cell, ok := ld.X.(*ssa.Alloc); ok {
-			r = lockstate.CellValue(cell)
+			r = lockstate.SetOnce(cell) // a named result
 		}
 	}
 	mc, ok := r.(*ssa.MakeClosure)
