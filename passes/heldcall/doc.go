@@ -272,6 +272,10 @@
 // callers of the acquiring function (a snapshot lock taken only under its
 // node's lock). A goroutine that wants it must first take the outer lock,
 // so the wait is for the outer lock, and the callers' finding names it.
+// Nor for a private mutex the package only ever takes with TryLock, none
+// of them in a loop (a "loop already running" flag): whoever finds it
+// held goes on without it. A TryLock spun on until it succeeds waits, and
+// keeps the finding.
 // The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a

@@ -181,6 +181,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && !fd.cycle && c.lifecycleOnly(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is taken only to start and stop, and no goroutine of the package takes it"
 	}
+	if fd.level == confidence.Warning && !fd.cycle && everyClass(fd.held, c.res.OnlyTried) {
+		fd.level, fd.why = confidence.Note, lock.Name+" is only ever taken with TryLock: nobody waits for it"
+	}
 	if fd.level == confidence.Warning && !fd.cycle && c.workerOnly(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is taken only by its object's one background goroutine"
 	}

@@ -133,8 +133,9 @@ type analyzer struct {
 	api         map[apiKey]bool
 	apiNames    []string // the package scope's names, for inAPI
 	typeNames   []string
-	quiet       bool // see quietPackage
-	logger      bool // a logger of the project's own: quiet for its importers (loggers.go)
+	quiet       bool            // see quietPackage
+	onlyTried   map[string]bool // lock classes only ever taken with TryLock (trylocks.go)
+	logger      bool            // a logger of the project's own: quiet for its importers (loggers.go)
 	// executors holds the tasks each function hands to executors
 	// (executors.go), computed on first use.
 	executors   map[*ssa.Function]map[ssa.Instruction]executorTask
