@@ -80,7 +80,12 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 				return nil
 			}
 		}
-		return c.classifyCall(f, instr.Common(), held)
+		fd := c.classifyCall(f, instr.Common(), held)
+		if fd != nil && fd.category == "callback" && fd.level == confidence.Warning && summary.StaticCallee(instr.Common()) == nil &&
+			!instr.Common().IsInvoke() && c.res.AppliedToFresh(f, instr) {
+			fd.level, fd.why = confidence.Note, summary.AppliedToFreshWhy
+		}
+		return fd
 	case *ssa.Defer:
 		// A deferred call runs at return, before the releases deferred
 		// ahead of it: mu.Lock(); defer mu.Unlock(); defer hook().

@@ -86,6 +86,10 @@
 // loop does I/O or waits of its own between tasks; a receive from a
 // channel only such tasks close, after the hand-off, is not a wait.
 //
+// A functional option applied to an object the function has just made,
+// of a struct type of the package with no exported field, is
+// configuration (a note): a user's own option could set nothing on it.
+//
 // A call of package os that opens or reads the source file the runtime
 // names for a stack frame (runtime.Caller's file, FileLine's, or a field
 // the package sets only to those: go-errors' StackFrame.File, read to
