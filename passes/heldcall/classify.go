@@ -44,7 +44,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		return fd
 	case *ssa.UnOp:
 		if instr.Op == token.ARROW {
-			if c.res.ReadyRecv(f, instr) {
+			if c.res.ReadyRecv(f, instr) || c.res.SignalledByTask(f, instr) {
 				return nil // from a context already done on every path
 			}
 			r, h, cycle := c.recvCycle(f, instr.X, held)

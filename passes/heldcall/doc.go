@@ -84,7 +84,10 @@
 // caller's caller judges the func it passes. The wait for the loop is a
 // note (plausible: it waits behind the tasks queued before it) unless the
 // loop does I/O or waits of its own between tasks; a receive from a
-// channel only such tasks close, after the hand-off, is not a wait.
+// channel only such tasks close, after the hand-off, is not a wait. A
+// closure sent to such a loop runs while its sender waits: its blocking
+// is the sender's, and the receive of the answer it sends itself is the
+// hand-off's wait, not another.
 //
 // A functional option applied to an object the function has just made,
 // of a struct type of the package with no exported field, is

@@ -509,7 +509,7 @@ func (a *analyzer) signalledByTask(fn *ssa.Function, recv *ssa.UnOp) bool {
 				return false
 			}
 		case *ssa.MakeClosure:
-			if !a.runByCallsBefore(x, recv) {
+			if !signalsItself(x, ch) || !a.runByCallsBefore(x, recv) && !a.sentToExecutorBefore(fn, x, recv) {
 				return false
 			}
 			handed = true
@@ -548,6 +548,12 @@ func onlyReceived(x *ssa.UnOp) bool {
 	return true
 }
 
+// SignalledByTask is signalledByTask for the analyzers: a receive of f,
+// made under a lock, from a channel only a task f handed over signals.
+func (r *Result) SignalledByTask(f *Func, recv *ssa.UnOp) bool {
+	return f != nil && r.a.signalledByTask(f.Fn, recv)
+}
+
 // runByCallsBefore reports whether the closure mc is only ever handed,
 // as an argument, to calls before at whose callees call that parameter.
 func (a *analyzer) runByCallsBefore(mc *ssa.MakeClosure, at ssa.Instruction) bool {
@@ -574,4 +580,112 @@ func (a *analyzer) runByCallsBefore(mc *ssa.MakeClosure, at ssa.Instruction) boo
 		}
 	}
 	return true
+}
+
+// sentTasks returns the closures that instr (a send, or a select with send
+// cases) hands to executors: sent on a channel whose receivers are all
+// goroutines of the package that call the func they receive.
+//
+//	select {
+//	case p.eval <- func() { res <- p.score.Update(t) }: // run by processLoop
+//		return <-res
+//
+// Such a closure runs while its sender waits for its answer: its summary
+// counts as the sender's (a site), and a receive from a channel only it
+// signals is the sender's wait for it (signalledByTask).
+func (a *analyzer) sentTasks(fn *ssa.Function, instr ssa.Instruction) []*ssa.MakeClosure {
+	var out []*ssa.MakeClosure
+	add := func(ch, v ssa.Value) {
+		mc, ok := v.(*ssa.MakeClosure)
+		if !ok {
+			return
+		}
+		keys := a.chanKeysOf(fn, ch)
+		if len(keys) == 0 {
+			return
+		}
+		ix := a.joins()
+		whole := func(int) int { return -1 }
+		for _, k := range keys {
+			recvs := ix.recvs[k]
+			if len(recvs) == 0 {
+				return
+			}
+			for _, r := range recvs {
+				if w := a.worker(r.Parent()); w == nil || w == fn || !runsTask(r, k, a, whole) {
+					return
+				}
+			}
+		}
+		out = append(out, mc)
+	}
+	switch x := instr.(type) {
+	case *ssa.Send:
+		add(x.Chan, x.X)
+	case *ssa.Select:
+		for _, st := range x.States {
+			if st.Dir == types.SendOnly {
+				add(st.Chan, st.Send)
+			}
+		}
+	}
+	return out
+}
+
+// sentToExecutorBefore reports whether every use of the closure mc is a
+// send of it to executors (sentTasks) before at.
+func (a *analyzer) sentToExecutorBefore(fn *ssa.Function, mc *ssa.MakeClosure, at ssa.Instruction) bool {
+	refs := *mc.Referrers()
+	if len(refs) == 0 {
+		return false
+	}
+	for _, ref := range refs {
+		if !Precedes(ref, at) || !slices.Contains(a.sentTasks(fn, ref), mc) {
+			return false
+		}
+	}
+	return true
+}
+
+// signalsItself reports whether the closure mc uses the channel it
+// captures as ch (the channel, or the variable holding it) only to send on
+// it or close it in its own body: it does not hand it on to a goroutine or
+// another closure, which could signal it later.
+func signalsItself(mc *ssa.MakeClosure, ch ssa.Value) bool {
+	g, _ := mc.Fn.(*ssa.Function)
+	i := slices.Index(mc.Bindings, ch)
+	if g == nil || i < 0 || i >= len(g.FreeVars) {
+		return false
+	}
+	uses := []ssa.Value{g.FreeVars[i]}
+	for _, ref := range *g.FreeVars[i].Referrers() {
+		if ld, ok := ref.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			uses = append(uses, ld) // the channel, read from its variable
+		}
+	}
+	signals := false
+	for _, u := range uses {
+		for _, ref := range *u.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.Send:
+				if r.Chan != u {
+					return false
+				}
+				signals = true
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "close" {
+					return false
+				}
+				signals = true
+			case *ssa.UnOp:
+				if r.Op != token.MUL || u != g.FreeVars[i] {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return signals
 }

@@ -145,6 +145,13 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					}
 				}
 			}
+			for _, mc := range a.sentTasks(fn, instr) {
+				// The closure runs on the executor while fn waits.
+				if task, _ := mc.Fn.(*ssa.Function); task != nil && !l.dying {
+					l.call = nil // not a call of fn's own
+					l.addSite(site{callee: task, bindings: mc.Bindings, released: released, when: g.when(cur)})
+				}
+			}
 			switch instr := instr.(type) {
 			case *ssa.Send:
 				drained := DrainedSend(instr)
