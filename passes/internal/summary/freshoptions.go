@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -36,7 +37,14 @@ func (r *Result) AppliedToFresh(f *Func, call ssa.CallInstruction) bool {
 		return false
 	}
 	for _, arg := range c.Args {
-		if !r.a.fieldsHidden(arg.Type()) || !r.a.privateObject(f.Fn, arg, strict) || r.a.escapesBefore(arg, call, call, strict) {
+		obj := arg
+		if ld, ok := arg.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			// The variable holding it, when a closure captures it too.
+			if cell, ok := ld.X.(*ssa.Alloc); ok {
+				obj = cellValueAt(cell, call)
+			}
+		}
+		if obj == nil || !r.a.fieldsHidden(arg.Type()) || !r.a.privateObject(f.Fn, obj, strict) || r.a.escapesBefore(obj, call, call, strict) {
 			return false
 		}
 	}

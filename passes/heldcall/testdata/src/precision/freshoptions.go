@@ -39,6 +39,8 @@ func (t *Topic) EventHandler(opts ...TopicEventHandlerOpt) (*TopicEventHandler, 
 			return nil, err
 		}
 	}
+	register := func() { t.handlers[h] = true } // h is captured: a variable now
+	register()
 	return h, nil
 }
 
@@ -48,7 +50,7 @@ func (t *Topic) Reconfigure(opts ...TopicOpt) error {
 	t.mux.Lock()
 	defer t.mux.Unlock()
 	for _, opt := range opts {
-		if err := opt(t); err != nil { // want `t.mux held across call of func value opt \(locked at freshoptions.go:48, released by defer\)$`
+		if err := opt(t); err != nil { // want `t.mux held across call of func value opt \(locked at freshoptions.go:50, released by defer\)$`
 			return err
 		}
 	}
