@@ -87,7 +87,9 @@
 // channel only such tasks close, after the hand-off, is not a wait. A
 // closure sent to such a loop runs while its sender waits: its blocking
 // is the sender's, and the receive of the answer it sends itself is the
-// hand-off's wait, not another.
+// hand-off's wait, not another. So is the answer to a request struct that
+// carries its reply channel, when the loop hands every request to a
+// handler that answers before each of its returns.
 //
 // A functional option applied to an object the function has just made,
 // of a struct type of the package with no exported field, is

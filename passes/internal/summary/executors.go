@@ -482,6 +482,9 @@ func storedInto(alloc *ssa.Alloc) ssa.Value {
 //		<-set // Run has run the closure
 //	}
 func (a *analyzer) signalledByTask(fn *ssa.Function, recv *ssa.UnOp) bool {
+	if a.answerField(fn, recv) {
+		return true
+	}
 	var ch ssa.Value // the channel, or the variable a closure captures it in
 	switch x := recv.X.(type) {
 	case *ssa.MakeChan:
@@ -514,9 +517,19 @@ func (a *analyzer) signalledByTask(fn *ssa.Function, recv *ssa.UnOp) bool {
 			}
 			handed = true
 		case *ssa.Store:
-			if x.Addr != ch {
+			if x.Addr == ch {
+				continue
+			}
+			// Put in a request an actor answers on it (replies.go).
+			fa, ok := x.Addr.(*ssa.FieldAddr)
+			if !ok {
 				return false // stored elsewhere: signalled elsewhere too
 			}
+			req, ok := fa.X.(*ssa.Alloc)
+			if !ok || a.requestReplies(fn, req, fa.Field, recv) == nil {
+				return false
+			}
+			handed = true
 		case *ssa.DebugRef:
 		default:
 			return false // sent, passed: signalled elsewhere too

@@ -145,6 +145,13 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 					}
 				}
 			}
+			for _, h := range a.requestHandlersAt(fn, instr) {
+				// The actor's handler answers while fn waits.
+				if !l.dying {
+					l.call = nil
+					l.addSite(site{callee: h, released: released, when: g.when(cur)})
+				}
+			}
 			for _, mc := range a.sentTasks(fn, instr) {
 				// The closure runs on the executor while fn waits.
 				if task, _ := mc.Fn.(*ssa.Function); task != nil && !l.dying {
