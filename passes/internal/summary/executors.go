@@ -204,35 +204,38 @@ func calledFreeVar(fv *ssa.FreeVar) bool {
 // then calls: the func field of the received struct (or of what a
 // received pointer points to), or the received func itself.
 func runsTask(r ssa.Instruction, k chanKey, a *analyzer, funcPart func(int) int) bool {
-	fn := r.Parent()
-	var got []ssa.Value
-	switch x := r.(type) {
-	case *ssa.UnOp:
-		if !x.CommaOk {
-			got = append(got, x)
-			break
-		}
-		got = append(got, extracts(x, 0)...) // for t := range tasks
-	case *ssa.Select:
-		recv := 0
-		for _, st := range x.States {
-			if st.Dir != types.RecvOnly {
-				continue
-			}
-			if slices.Contains(a.chanKeysOf(fn, st.Chan), k) {
-				got = append(got, extracts(x, 2+recv)...)
-			}
-			recv++
-		}
-	default:
-		return false
-	}
-	for _, v := range got {
+	for _, v := range a.received(r, k) {
 		if taskCalled(v, funcPart) {
 			return true
 		}
 	}
 	return false
+}
+
+// received returns the values the receive r (a receive, a range over a
+// channel, or a select with receive cases on the channel k) takes from k.
+func (a *analyzer) received(r ssa.Instruction, k chanKey) []ssa.Value {
+	switch x := r.(type) {
+	case *ssa.UnOp:
+		if x.CommaOk {
+			return extracts(x, 0) // for t := range tasks, t, ok := <-tasks
+		}
+		return []ssa.Value{x}
+	case *ssa.Select:
+		var got []ssa.Value
+		recv := 0
+		for _, st := range x.States {
+			if st.Dir != types.RecvOnly {
+				continue
+			}
+			if slices.Contains(a.chanKeysOf(r.Parent(), st.Chan), k) {
+				got = append(got, extracts(x, 2+recv)...)
+			}
+			recv++
+		}
+		return got
+	}
+	return nil
 }
 
 // extracts returns the extractions of the i'th element of the tuple v.

@@ -132,27 +132,7 @@ func (a *analyzer) requestHandlers(fn *ssa.Function, send ssa.Instruction, req *
 // hands what it receives to, when that is its only use and the function
 // answers on the request's field before each of its returns.
 func (a *analyzer) handlerOf(r ssa.Instruction, k chanKey, field int) *ssa.Function {
-	fn := r.Parent()
-	var got []ssa.Value
-	switch x := r.(type) {
-	case *ssa.UnOp:
-		if x.CommaOk {
-			got = extracts(x, 0)
-		} else {
-			got = []ssa.Value{x}
-		}
-	case *ssa.Select:
-		recv := 0
-		for _, st := range x.States {
-			if st.Dir != types.RecvOnly {
-				continue
-			}
-			if slices.Contains(a.chanKeysOf(fn, st.Chan), k) {
-				got = append(got, extracts(x, 2+recv)...)
-			}
-			recv++
-		}
-	}
+	got := a.received(r, k)
 	if len(got) != 1 {
 		return nil
 	}
