@@ -219,16 +219,12 @@ func DeadEdge(b *ssa.BasicBlock, i int) bool {
 func (a *analysis) returnedUnlocks(ret *ssa.Return) []Effect {
 	var out []Effect
 	for _, v := range ret.Results {
-		if id, mode, ok := a.unlockFunc(v); ok && (id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal) {
+		if id, mode, ok := a.res.UnlockFunc(v); ok && (id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal) {
 			out = append(out, Effect{Lock: id, Release: true, Mode: mode, Returned: true})
 		}
 	}
 	return out
 }
-
-// unlockFunc reports whether the func value v releases a lock when called,
-// and which.
-func (a *analysis) unlockFunc(v ssa.Value) (ID, Mode, bool) { return a.res.UnlockFunc(v) }
 
 // UnlockFunc reports whether calling the func value v releases a lock, and
 // which: the unlock function a lock wrapper returned (IsUnlocker), or a

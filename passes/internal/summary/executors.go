@@ -71,18 +71,7 @@ func (a *analyzer) executorTasks(fn *ssa.Function) map[ssa.Instruction]executorT
 	var out map[ssa.Instruction]executorTask
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			var sent []struct{ ch, v ssa.Value }
-			switch x := instr.(type) {
-			case *ssa.Send:
-				sent = append(sent, struct{ ch, v ssa.Value }{x.Chan, x.X})
-			case *ssa.Select:
-				for _, st := range x.States {
-					if st.Dir == types.SendOnly {
-						sent = append(sent, struct{ ch, v ssa.Value }{st.Chan, st.Send})
-					}
-				}
-			}
-			for _, s := range sent {
+			for _, s := range sendsOf(instr) {
 				if t, ok := a.executorTaskOf(fn, s.ch, s.v); ok {
 					if out == nil {
 						out = map[ssa.Instruction]executorTask{}
@@ -118,26 +107,58 @@ func (a *analyzer) executorTaskOf(fn *ssa.Function, ch, v ssa.Value) (executorTa
 	if t.param < 0 {
 		return executorTask{}, false
 	}
-	ix := a.joins()
+	t.inbox = a.chanKeysOf(fn, ch)
+	ok = a.eachReceiver(fn, ch, func(r ssa.Instruction, k chanKey, w *ssa.Function) bool {
+		t.workers = addWorkers(t.workers, []*ssa.Function{w})
+		return runsTask(r, k, a, funcPart)
+	})
+	return t, ok
+}
+
+// A chanSend is a value an instruction sends, and the channel it goes on.
+type chanSend struct{ ch, v ssa.Value }
+
+// sendsOf returns what instr sends: a send's value, or the value of each
+// send case of a select.
+func sendsOf(instr ssa.Instruction) []chanSend {
+	switch x := instr.(type) {
+	case *ssa.Send:
+		return []chanSend{{x.Chan, x.X}}
+	case *ssa.Select:
+		var out []chanSend
+		for _, st := range x.States {
+			if st.Dir == types.SendOnly {
+				out = append(out, chanSend{st.Chan, st.Send})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// eachReceiver reports whether the channel ch of fn is received from in
+// the package, only on goroutines the package starts (other than fn's),
+// and accept accepts each receive r, given the key k of the channel it
+// takes from and its goroutine w.
+func (a *analyzer) eachReceiver(fn *ssa.Function, ch ssa.Value, accept func(r ssa.Instruction, k chanKey, w *ssa.Function) bool) bool {
 	keys := a.chanKeysOf(fn, ch)
 	if len(keys) == 0 {
-		return executorTask{}, false
+		return false
 	}
-	t.inbox = keys
+	ix := a.joins()
 	for _, k := range keys {
 		recvs := ix.recvs[k]
 		if len(recvs) == 0 {
-			return executorTask{}, false
+			return false
 		}
 		for _, r := range recvs {
 			w := a.worker(r.Parent())
-			if w == nil || w == fn || !runsTask(r, k, a, funcPart) {
-				return executorTask{}, false
+			if w == nil || w == fn || !accept(r, k, w) {
+				return false
 			}
-			t.workers = addWorkers(t.workers, []*ssa.Function{w})
 		}
 	}
-	return t, true
+	return true
 }
 
 // taskParts returns the values a task value v is built from, by field
@@ -611,38 +632,11 @@ func (a *analyzer) runByCallsBefore(mc *ssa.MakeClosure, at ssa.Instruction) boo
 // signals is the sender's wait for it (signalledByTask).
 func (a *analyzer) sentTasks(fn *ssa.Function, instr ssa.Instruction) []*ssa.MakeClosure {
 	var out []*ssa.MakeClosure
-	add := func(ch, v ssa.Value) {
-		mc, ok := v.(*ssa.MakeClosure)
-		if !ok {
-			return
-		}
-		keys := a.chanKeysOf(fn, ch)
-		if len(keys) == 0 {
-			return
-		}
-		ix := a.joins()
-		whole := func(int) int { return -1 }
-		for _, k := range keys {
-			recvs := ix.recvs[k]
-			if len(recvs) == 0 {
-				return
-			}
-			for _, r := range recvs {
-				if w := a.worker(r.Parent()); w == nil || w == fn || !runsTask(r, k, a, whole) {
-					return
-				}
-			}
-		}
-		out = append(out, mc)
-	}
-	switch x := instr.(type) {
-	case *ssa.Send:
-		add(x.Chan, x.X)
-	case *ssa.Select:
-		for _, st := range x.States {
-			if st.Dir == types.SendOnly {
-				add(st.Chan, st.Send)
-			}
+	whole := func(int) int { return -1 }
+	for _, s := range sendsOf(instr) {
+		mc, ok := s.v.(*ssa.MakeClosure)
+		if ok && a.eachReceiver(fn, s.ch, func(r ssa.Instruction, k chanKey, _ *ssa.Function) bool { return runsTask(r, k, a, whole) }) {
+			out = append(out, mc)
 		}
 	}
 	return out

@@ -31,10 +31,9 @@ import (
 // its parameter before each of its returns. What the handler does counts
 // for the requester (a site at the hand-off).
 
-// requestReply returns the handlers that answer the request carrying the
-// channel cell (the requester's make, or the variable holding it) through
-// field index field of the request object req, sent by the instruction
-// send before at; nil when the shape does not hold.
+// requestReplies returns the handlers that answer the request object req,
+// which fn builds and sends before at, on the channel in its field index
+// field; nil when the shape does not hold.
 func (a *analyzer) requestReplies(fn *ssa.Function, req *ssa.Alloc, field int, at ssa.Instruction) []*ssa.Function {
 	var sends []ssa.Instruction
 	for _, ref := range *req.Referrers() {
@@ -90,40 +89,22 @@ func (a *analyzer) requestReplies(fn *ssa.Function, req *ssa.Alloc, field int, a
 // field before each of its returns.
 func (a *analyzer) requestHandlers(fn *ssa.Function, send ssa.Instruction, req *ssa.Alloc, field int) []*ssa.Function {
 	var ch ssa.Value
-	switch s := send.(type) {
-	case *ssa.Send:
-		ch = s.Chan
-	case *ssa.Select:
-		for _, st := range s.States {
-			if st.Dir == types.SendOnly && st.Send == ssa.Value(req) {
-				ch = st.Chan
-			}
+	for _, s := range sendsOf(send) {
+		if s.v == ssa.Value(req) {
+			ch = s.ch
 		}
 	}
 	if ch == nil {
 		return nil
 	}
-	keys := a.chanKeysOf(fn, ch)
-	if len(keys) == 0 {
-		return nil
-	}
-	ix := a.joins()
 	var out []*ssa.Function
-	for _, k := range keys {
-		recvs := ix.recvs[k]
-		if len(recvs) == 0 {
-			return nil
-		}
-		for _, r := range recvs {
-			if w := a.worker(r.Parent()); w == nil || w == fn {
-				return nil
-			}
-			h := a.handlerOf(r, k, field)
-			if h == nil {
-				return nil
-			}
-			out = append(out, h)
-		}
+	ok := a.eachReceiver(fn, ch, func(r ssa.Instruction, k chanKey, _ *ssa.Function) bool {
+		h := a.handlerOf(r, k, field)
+		out = append(out, h)
+		return h != nil
+	})
+	if !ok {
+		return nil
 	}
 	return out
 }
@@ -222,22 +203,9 @@ func fieldOfParam(ch ssa.Value, p *ssa.Parameter, field int) bool {
 // (a send, or a select with send cases) hands to an actor: what they do
 // runs while the requester waits for the answer.
 func (a *analyzer) requestHandlersAt(fn *ssa.Function, instr ssa.Instruction) []*ssa.Function {
-	var vals []ssa.Value
-	switch x := instr.(type) {
-	case *ssa.Send:
-		vals = append(vals, x.X)
-	case *ssa.Select:
-		for _, st := range x.States {
-			if st.Dir == types.SendOnly {
-				vals = append(vals, st.Send)
-			}
-		}
-	default:
-		return nil
-	}
 	var out []*ssa.Function
-	for _, v := range vals {
-		req, ok := v.(*ssa.Alloc)
+	for _, s := range sendsOf(instr) {
+		req, ok := s.v.(*ssa.Alloc)
 		if !ok {
 			continue
 		}
