@@ -40,3 +40,21 @@ func firstWord(funcName string, verbs []string) bool {
 	}
 	return false
 }
+
+// endedStates are the words of a bool field that says its object's life
+// is over: closed, isClosed, stopped, shutDown, canceled, aborted.
+var endedStates = map[string]bool{
+	"closed": true, "stopped": true, "shutdown": true, "terminated": true,
+	"destroyed": true, "disposed": true, "canceled": true, "cancelled": true,
+	"aborted": true,
+}
+
+// EndedFlag reports whether fieldName names a flag that marks its object
+// ended: one of the ended states (closed, stopped, shutdown, terminated,
+// destroyed, disposed, canceled, aborted), in either case, optionally
+// after "is" (isClosed). A field that only says a step is over (done,
+// finished) does not: it is set on a live object.
+func EndedFlag(fieldName string) bool {
+	lower := strings.ToLower(fieldName)
+	return endedStates[lower] || strings.HasPrefix(lower, "is") && endedStates[lower[2:]]
+}

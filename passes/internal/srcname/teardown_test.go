@@ -45,3 +45,25 @@ func TestStartup(t *testing.T) {
 		}
 	}
 }
+
+func TestEndedFlag(t *testing.T) {
+	for name, want := range map[string]bool{
+		"closed":    true,
+		"isClosed":  true,
+		"Stopped":   true,
+		"shutdown":  true,
+		"cancelled": true,
+		"aborted":   true,
+		"done":      false,
+		"finished":  false,
+		"closing":   false,
+		"closer":    false,
+		"isOpen":    false,
+		"is":        false,
+		"":          false,
+	} {
+		if got := EndedFlag(name); got != want {
+			t.Errorf("EndedFlag(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -93,10 +93,48 @@ func (r *Result) TeardownOnly(class string) bool {
 const maxTeardownDepth = 3
 
 // teardown reports whether fn ends its object's life: it is named so
-// (srcname.Teardown), or the package calls it only directly, from such
-// functions.
+// (srcname.Teardown), it marks its receiver ended (marksEnded: an atomic
+// file's Cancel sets closed), or the package calls it only directly, from
+// such functions.
 func (a *analyzer) teardown(fn *ssa.Function, depth int) bool {
-	return a.calledOnlyFrom(fn, srcname.Teardown, depth)
+	return a.calledOnlyWithin(fn, func(fn *ssa.Function) bool {
+		return srcname.Teardown(fn.Name()) || marksEnded(fn)
+	}, depth)
+}
+
+// marksEnded reports whether the method fn sets a bool field of its
+// receiver that says the object is ended (srcname.EndedFlag: closed,
+// stopped, aborted...) to true, by a store or an atomic.Bool's Store.
+func marksEnded(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return false
+	}
+	recv := fn.Params[0]
+	endedField := func(addr ssa.Value) bool {
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok || fa.X != recv {
+			return false
+		}
+		f := FieldVar(fa)
+		return f != nil && srcname.EndedFlag(f.Name())
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if endedField(instr.Addr) && isTrue(instr.Val) {
+					return true
+				}
+			case *ssa.Call:
+				callee := instr.Common().StaticCallee()
+				args := instr.Common().Args
+				if callee != nil && callee.Name() == "Store" && len(args) == 2 && endedField(args[0]) && isTrue(args[1]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // calledOnlyFrom reports whether fn is named as named says, or the package

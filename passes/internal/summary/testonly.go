@@ -216,6 +216,12 @@ func isFalse(v ssa.Value) bool {
 	return ok && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value)
 }
 
+// isTrue reports whether v is the constant true.
+func isTrue(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value)
+}
+
 // When returns the conditions on fn's parameters and captured variables
 // under which block b of f runs (see lockstate.Cond), as far as its
 // branches tell.

@@ -103,3 +103,52 @@ func (j *SharedLedger) Close() error {
 	j.f = nil
 	return nil
 }
+
+// stagedFile writes a file under a temporary name. Abandon throws the
+// change away; its name says nothing of teardown, but it marks the file
+// closed, so the write side is still taken only to end the file's life.
+type stagedFile struct {
+	mu     sync.RWMutex
+	f      *os.File
+	closed bool
+}
+
+func (s *stagedFile) Write(p []byte) (int, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return 0, os.ErrClosed
+	}
+	return s.f.Write(p) // want `s.mu held across call of os.\(\*File\).Write \(locked at closefence.go:\d+, released by defer\) \(plausible: s.mu is read-locked, and only teardown locks it for writing\)`
+}
+
+func (s *stagedFile) Abandon() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return os.Remove(s.f.Name()) // want `s.mu held across call of os.Remove \(locked at closefence.go:\d+, released by defer\)`
+}
+
+// spoolFile is its twin whose writer marks a step, not the end: Flush
+// sets flushed and the file goes on, so appends queue behind every flush.
+type spoolFile struct {
+	mu      sync.RWMutex
+	f       *os.File
+	flushed bool
+}
+
+func (s *spoolFile) Write(p []byte) (int, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.f.Write(p) // want `s.mu held across call of os.\(\*File\).Write \(locked at closefence.go:\d+, released by defer\)`
+}
+
+func (s *spoolFile) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushed = true
+	return s.f.Sync() // want `s.mu held across call of os.\(\*File\).Sync \(locked at closefence.go:\d+, released by defer\)`
+}
