@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -29,10 +30,11 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			if cond := flow.IDOf(fa.X).Class; cond != "" {
 				out[cond] = lock
 			}
-			// &sync.Cond{L: ...} stored into a field or variable.
+			// &sync.Cond{L: ...} stored into a field or variable, or
+			// the value sync.Cond{L: ...} copied into one.
 			if alloc, ok := fa.X.(*ssa.Alloc); ok {
 				for _, ref := range *alloc.Referrers() {
-					if st2, ok := ref.(*ssa.Store); ok && st2.Val == alloc {
+					for _, st2 := range storesOf(alloc, ref) {
 						if cond := flow.IDOf(st2.Addr).Class; cond != "" {
 							out[cond] = lock
 						}
@@ -53,6 +55,29 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 		}
 	})
 	return out
+}
+
+// storesOf returns the stores that ref, a referrer of alloc, makes of it:
+// the store of the pointer itself, or of the value a load of it copies.
+func storesOf(alloc *ssa.Alloc, ref ssa.Instruction) []*ssa.Store {
+	switch ref := ref.(type) {
+	case *ssa.Store:
+		if ref.Val == alloc {
+			return []*ssa.Store{ref}
+		}
+	case *ssa.UnOp:
+		if ref.Op != token.MUL || ref.X != alloc {
+			return nil
+		}
+		var out []*ssa.Store
+		for _, r := range *ref.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Val == ssa.Value(ref) {
+				out = append(out, st)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // condOwnL is the class of a lock taken through a Cond's L field
