@@ -49,8 +49,11 @@ type Settings struct {
 	// too).
 	Severity string `json:"severity"`
 	// HeldcallTests reports heldcall findings in _test.go files too, like
-	// -heldcall.tests (lockorder's and shardlock's always are).
+	// -heldcall.tests (lockorder's always are).
 	HeldcallTests bool `json:"heldcall-tests"`
+	// ShardlockTests reports shardlock's above-shards findings in _test.go
+	// files too, like -shardlock.tests (shard-order's always are).
+	ShardlockTests bool `json:"shardlock-tests"`
 }
 
 // Plugin is lockaudit's golangci-lint plugin, built by New from validated
@@ -89,9 +92,15 @@ func New(settings any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("lockaudit: severity: %w", err)
 		}
 	}
-	if s.HeldcallTests {
-		if err := setFlag(as, "tests", "true"); err != nil {
-			return nil, fmt.Errorf("lockaudit: heldcall-tests: %w", err)
+	for _, t := range []struct {
+		analyzer string
+		on       bool
+	}{{"heldcall", s.HeldcallTests}, {"shardlock", s.ShardlockTests}} {
+		if !t.on {
+			continue
+		}
+		if err := setFlag(analyzerNamed(as, t.analyzer), "tests", "true"); err != nil {
+			return nil, fmt.Errorf("lockaudit: %s-tests: %w", t.analyzer, err)
 		}
 	}
 	return &Plugin{sel: sel}, nil
@@ -111,6 +120,16 @@ func setFlag(as []*analysis.Analyzer, name, value string) error {
 	}
 	if !set {
 		return fmt.Errorf("no analyzer of this build has a %s flag", name)
+	}
+	return nil
+}
+
+// analyzerNamed returns the analyzer of as called name, alone, or none.
+func analyzerNamed(as []*analysis.Analyzer, name string) []*analysis.Analyzer {
+	for _, a := range as {
+		if a.Name == name {
+			return []*analysis.Analyzer{a}
+		}
 	}
 	return nil
 }

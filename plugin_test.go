@@ -48,6 +48,7 @@ func TestPluginSettings(t *testing.T) {
 		{"severity", map[string]any{"severity": "note"}, ""},
 		{"bad severity", map[string]any{"severity": "info"}, `severity: unknown severity "info"`},
 		{"heldcall tests", map[string]any{"heldcall-tests": true}, ""},
+		{"shardlock tests", map[string]any{"shardlock-tests": true}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// Analyzer flags are process-wide: put them back.
@@ -209,5 +210,43 @@ func TestPluginBlock(t *testing.T) {
 	as, _ = p.BuildAnalyzers()
 	if got := categories(t, as, "pluginblock"); !slices.Equal(got, []string{"net"}) {
 		t.Errorf("with block pluginblock.Fetch=net: categories %v, want [net]", got)
+	}
+}
+
+// TestPluginTestsSettings checks that heldcall-tests and shardlock-tests
+// each turn on their own analyzer's tests flag, and only that one.
+func TestPluginTestsSettings(t *testing.T) {
+	for _, c := range []struct {
+		setting string
+		want    map[string]string
+	}{
+		{"heldcall-tests", map[string]string{"heldcall": "true", "shardlock": "false"}},
+		{"shardlock-tests", map[string]string{"heldcall": "false", "shardlock": "true"}},
+	} {
+		t.Run(c.setting, func(t *testing.T) {
+			t.Cleanup(func() {
+				for _, a := range lockaudit.Analyzers() {
+					if f := a.Flags.Lookup("tests"); f != nil {
+						f.Value.Set("false")
+					}
+				}
+			})
+			if _, err := lockaudit.New(map[string]any{c.setting: true}); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range lockaudit.Analyzers() {
+				want, ok := c.want[a.Name]
+				if !ok {
+					continue
+				}
+				f := a.Flags.Lookup("tests")
+				if f == nil {
+					t.Fatalf("%s has no tests flag", a.Name)
+				}
+				if got := f.Value.String(); got != want {
+					t.Errorf("%s: %s.tests = %s, want %s", c.setting, a.Name, got, want)
+				}
+			}
+		})
 	}
 }

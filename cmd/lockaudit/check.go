@@ -35,6 +35,7 @@ type checkOptions struct {
 	tests         bool
 	generated     bool
 	heldcallTests bool
+	shardTests    bool
 	severity      string
 	block         listFlag
 	tags          string
@@ -70,6 +71,7 @@ func newCheckFlags(opts *checkOptions) *flag.FlagSet {
 	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files (heldcall's only with -heldcall.tests)")
 	fs.BoolVar(&opts.generated, "generated", false, "report findings in generated files too (marked // Code generated ... DO NOT EDIT.; they are fixed in their generator)")
 	fs.BoolVar(&opts.heldcallTests, "heldcall.tests", false, "report heldcall findings in _test.go files too (a test usually holds a lock because the helper it calls requires it)")
+	fs.BoolVar(&opts.shardTests, "shardlock.tests", false, "report shardlock's above-shards findings in _test.go files too (a test's lock above shards costs no production time)")
 	fs.StringVar(&opts.severity, "severity", "warning", "lowest confidence reported: `warning` (proven findings) or note (plausible ones too)")
 	fs.Var(&opts.block, "block", "extra blocking function, `name=category` (repeatable or comma-separated), e.g. 'example.com/db.(*Client).Query=db'")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build `tags` (passed to the go command)")
@@ -209,7 +211,7 @@ func newChecker(opts *checkOptions, patterns []string) (*checker, error) {
 		Severity:      opts.severity,
 		Tests:         opts.tests,
 		Generated:     opts.generated,
-		AnalyzerTests: opts.heldcallTests,
+		AnalyzerTests: opts.analyzerTests(),
 		Tags:          opts.tags,
 		VetDriver:     opts.govet,
 	}
@@ -370,4 +372,16 @@ func (c *checker) run(ctx context.Context, stdout, stderr io.Writer) (int, error
 		return exitFindings, nil
 	}
 	return exitClean, nil
+}
+
+// analyzerTests names the analyzers asked to report in _test.go files too.
+func (o *checkOptions) analyzerTests() []string {
+	var names []string
+	if o.heldcallTests {
+		names = append(names, "heldcall")
+	}
+	if o.shardTests {
+		names = append(names, "shardlock")
+	}
+	return names
 }

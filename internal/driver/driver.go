@@ -36,9 +36,10 @@ type Config struct {
 	Severity  string               // lowest confidence reported: "warning" (proven; also "") or "note" (plausible too)
 	Tests     bool                 // report findings located in _test.go files
 	Generated bool                 // report findings located in generated files (// Code generated ... DO NOT EDIT.)
-	// AnalyzerTests sets the tests flag of the analyzers that have one
-	// (heldcall: report in _test.go files too); only with Tests.
-	AnalyzerTests bool
+	// AnalyzerTests names the analyzers whose tests flag is set (heldcall:
+	// report in _test.go files too; shardlock: its above-shards findings
+	// there too); only with Tests.
+	AnalyzerTests []string
 	Block         []string // extra blocking functions for heldcall, name=category, already validated
 	Tags          string   // comma-separated build tags
 	// VetDriver runs the analyzers through go vet -vettool, one process
@@ -112,7 +113,7 @@ func vetFlags(cfg Config) []string {
 		if cfg.Severity != "" && cfg.Severity != "warning" && a.Flags.Lookup("severity") != nil && cfg.Selection.Runs(a.Name) {
 			flags = append(flags, "-"+a.Name+".severity="+cfg.Severity)
 		}
-		if cfg.AnalyzerTests && cfg.Tests && a.Flags.Lookup("tests") != nil && cfg.Selection.Runs(a.Name) {
+		if slices.Contains(cfg.AnalyzerTests, a.Name) && cfg.Tests && a.Flags.Lookup("tests") != nil && cfg.Selection.Runs(a.Name) {
 			flags = append(flags, "-"+a.Name+".tests")
 		}
 	}

@@ -46,7 +46,7 @@ func TestVetFlagsOptions(t *testing.T) {
 	as := []*analysis.Analyzer{
 		analyzer("heldcall", "block", "severity", "tests"),
 		analyzer("lockorder", "severity"),
-		analyzer("shardlock", "severity"),
+		analyzer("shardlock", "severity", "tests"),
 	}
 	sel, err := rules.Parse([]string{"heldcall,shardlock"}, nil, "heldcall", "lockorder", "shardlock")
 	if err != nil {
@@ -57,11 +57,15 @@ func TestVetFlagsOptions(t *testing.T) {
 		t.Errorf("defaults: flags %q", got)
 	}
 	cfg.Severity = "note"
-	cfg.AnalyzerTests = true
+	cfg.AnalyzerTests = []string{"heldcall"}
 	cfg.Block = []string{"example.com/db.Query=db", "example.com/db.Exec=db"}
 	want := "-lockorder=false -heldcall.severity=note -heldcall.tests -shardlock.severity=note -heldcall.block=example.com/db.Query=db,example.com/db.Exec=db"
 	if got := strings.Join(vetFlags(cfg), " "); got != want {
 		t.Errorf("flags %q\nwant  %q", got, want)
+	}
+	cfg.AnalyzerTests = []string{"heldcall", "shardlock"}
+	if got := strings.Join(vetFlags(cfg), " "); !strings.Contains(got, "-heldcall.tests") || !strings.Contains(got, "-shardlock.tests") {
+		t.Errorf("-heldcall.tests -shardlock.tests: flags %q", got)
 	}
 	// AnalyzerTests only adds to Tests.
 	cfg.Tests = false
@@ -82,7 +86,7 @@ func TestSetAnalyzerFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Analyzers: []*analysis.Analyzer{held, order}, Selection: sel, Severity: "note", Tests: true, AnalyzerTests: true,
+	cfg := Config{Analyzers: []*analysis.Analyzer{held, order}, Selection: sel, Severity: "note", Tests: true, AnalyzerTests: []string{"heldcall"},
 		Block: []string{"example.com/db.Query=db"}}
 	run, restore, err := setAnalyzerFlags(cfg.Analyzers, vetFlags(cfg))
 	if err != nil {

@@ -73,6 +73,10 @@
 //     per-key entry's) own lock over its own map is not one lock over the
 //     whole map.
 //
+// above-shards findings located in _test.go files are reported only with
+// -tests: a test's lock above shards costs no production time. Shard-order
+// findings are reported there too, since a deadlocking test hangs CI.
+//
 // A finding is silenced by a comment on its line or the line above:
 //
 //	//lockaudit:ignore shardlock/above-shards resizing needs every shard quiet

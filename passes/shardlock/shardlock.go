@@ -33,8 +33,14 @@ var Analyzer = &analysis.Analyzer{
 	Run:       guard.Run(run),
 }
 
+// reportTests is the -tests flag: report above-shards findings in _test.go
+// files.
+var reportTests bool
+
 func init() {
 	Analyzer.Flags.Var(confidence.Flag, "severity", confidence.FlagUsage)
+	Analyzer.Flags.BoolVar(&reportTests, "tests", false,
+		"report above-shards findings in _test.go files (a test's lock above shards costs no production time; shard-order is always reported)")
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {
@@ -447,6 +453,9 @@ func (c *checker) flushAbove() {
 	slices.Sort(pos)
 	for _, p := range pos {
 		c.reported[p] = true
+		if !reportTests && srcname.InTest(c.pass.Fset, p) {
+			continue // contention in a test costs no production time
+		}
 		c.report(c.above[p].d)
 	}
 }

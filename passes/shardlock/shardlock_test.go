@@ -16,3 +16,11 @@ func TestShardlock(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants", "segments", "sessions", "locktable", "shardset", "registry")
 	leveltest.Check(t, results)
 }
+
+// TestShardlockTests runs with -tests: above-shards findings in _test.go
+// files are reported too.
+func TestShardlockTests(t *testing.T) {
+	leveltest.SetFlag(t, shardlock.Analyzer, "tests", "true")
+	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "quotas")
+	leveltest.Check(t, results)
+}
