@@ -3,6 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -20,11 +21,19 @@ import (
 //	}
 //
 // The option is still code the caller supplies, so such a call is a note,
-// not silent; and only when the object's type keeps its fields to the
-// package (none exported): a user's own option can set nothing on it, so
-// the options that matter are the package's constructors. A config with
-// exported fields (DialConfig{Timeout}) or an entry handed to a filter
-// keeps the finding: the user's func is the work.
+// not silent; and only when the call is configuration by what it is
+// handed or by its type:
+//   - the object's type keeps its fields to the package (none exported):
+//     a user's own option can set nothing on it, so the options that
+//     matter are the package's constructors;
+//   - or the func value's named type says it is an option (PublishOption,
+//     NetOpt, DialOption: a name ending in Option or Opt, or OptionFunc),
+//     and takes a pointer to a struct and returns nothing or an error:
+//     the functional-options idiom, whose funcs set fields of the config
+//     they are handed, whoever writes them.
+//
+// An event handed to a hook (func(*DialEvent)), or an entry handed to a
+// filter, keeps the finding: the user's func is the work.
 
 // AppliedToFresh reports whether call, a call of a func value in f, hands
 // it only objects no other goroutine can reach yet: each argument points
@@ -44,7 +53,8 @@ func (r *Result) AppliedToFresh(f *Func, call ssa.CallInstruction) bool {
 				obj = cellValueAt(cell, call)
 			}
 		}
-		if obj == nil || !r.a.fieldsHidden(arg.Type()) || !r.a.privateObject(f.Fn, obj, strict) || r.a.escapesBefore(obj, call, call, strict) {
+		configured := r.a.fieldsHidden(arg.Type()) || optionFunc(c.Value.Type())
+		if obj == nil || !configured || !r.a.privateObject(f.Fn, obj, strict) || r.a.escapesBefore(obj, call, call, strict) {
 			return false
 		}
 	}
@@ -72,6 +82,33 @@ func (a *analyzer) fieldsHidden(t types.Type) bool {
 		}
 	}
 	return true
+}
+
+// optionFunc reports whether t is a functional option's type: a named
+// func type called ...Option, ...Opt or ...OptionFunc (any case), with one
+// parameter, a pointer to a struct, and no result or an error.
+func optionFunc(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	name := strings.ToLower(n.Obj().Name())
+	if !strings.HasSuffix(name, "option") && !strings.HasSuffix(name, "opt") && !strings.HasSuffix(name, "optionfunc") {
+		return false
+	}
+	sig, ok := n.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Results().Len() > 1 {
+		return false
+	}
+	if sig.Results().Len() == 1 && !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	p, ok := sig.Params().At(0).Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, isStruct := p.Elem().Underlying().(*types.Struct)
+	return isStruct
 }
 
 // AppliedToFreshWhy is the note's reason for such a call.
