@@ -90,8 +90,9 @@ type checker struct {
 	rep    *suppress.Reporter
 	edges  []edge
 	// goReleased holds the keys of locks that a goroutine started by the
-	// current function releases: mu.Lock(); go func() { ...; mu.Unlock() }();
-	// mu.Lock() waits for the goroutine, it does not deadlock.
+	// current function, or a closure it hands to other code, releases:
+	// mu.Lock(); go func() { ...; mu.Unlock() }(); mu.Lock() waits for the
+	// goroutine, it does not deadlock.
 	goReleased map[string]bool
 	fn         *summary.Func   // the function being checked
 	at         ssa.Instruction // the acquisition being checked
@@ -123,24 +124,27 @@ type checker struct {
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
-// starts release.
+// starts, or closures it hands to other code (summary.HandedReleases),
+// release.
 func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 	var out map[string]bool
+	add := func(released []lockstate.Effect) {
+		for _, e := range released {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[e.Lock.Key] = true
+		}
+	}
 	for _, b := range f.Fn.Blocks {
 		for _, instr := range b.Instrs {
-			g, ok := instr.(*ssa.Go)
-			if !ok {
-				continue
-			}
-			_, released := c.res.CallEffects(f.Flow, g.Common(), summary.Releases)
-			for _, e := range released {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[e.Lock.Key] = true
+			if g, ok := instr.(*ssa.Go); ok {
+				_, released := c.res.CallEffects(f.Flow, g.Common(), summary.Releases)
+				add(released)
 			}
 		}
 	}
+	add(c.res.HandedReleases(f.Flow))
 	return out
 }
 

@@ -1,0 +1,90 @@
+package summary
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+)
+
+// A function can hand a lock's release to code that runs later: a
+// closure it passes to another function, stores or returns releases a
+// lock the function captured, itself or from a goroutine it starts.
+//
+//	var keyWait sync.Mutex
+//	keyWait.Lock()
+//	svc := New(KeyProvider(func(ctx context.Context) (<-chan cid.Cid, error) {
+//		go func() { defer keyWait.Unlock(); ... }() // done sending
+//		return ch, nil
+//	}))
+//	keyWait.Lock() // waits for the provider to finish: a signal
+//
+// The second Lock waits for that release: the mutex is a signal between
+// goroutines, not a lock its taker takes twice.
+
+// maxHandedDepth bounds the closures followed inside a handed closure.
+const maxHandedDepth = 3
+
+// HandedReleases returns the locks of flow's function that the closures
+// it hands to other code (any use but a call in place) release, directly
+// or from goroutines or closures of their own: effects in flow's terms.
+func (r *Result) HandedReleases(flow *lockstate.Result) []lockstate.Effect {
+	var out []lockstate.Effect
+	for _, mc := range handedClosures(flow.Fn) {
+		out = append(out, effectsAt(flow, r.capturedReleases(mc.Fn.(*ssa.Function), 0), nil, mc.Bindings)...)
+	}
+	return out
+}
+
+// handedClosures returns the closures fn makes that are not only called
+// in place.
+func handedClosures(fn *ssa.Function) []*ssa.MakeClosure {
+	var out []*ssa.MakeClosure
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			for _, ref := range *mc.Referrers() {
+				if call, ok := ref.(*ssa.Call); !ok || call.Call.Value != ssa.Value(mc) {
+					out = append(out, mc)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// capturedReleases returns the releases of captured locks (free
+// variables of fn) that fn performs, or that a goroutine fn starts or a
+// closure fn hands out performs, in fn's terms.
+func (r *Result) capturedReleases(fn *ssa.Function, depth int) []lockstate.Effect {
+	var out []lockstate.Effect
+	captured := func(effects []lockstate.Effect) {
+		for _, e := range effects {
+			if e.Lock.Root == lockstate.RootFree {
+				out = append(out, e)
+			}
+		}
+	}
+	if s := r.SummaryOf(fn); s != nil {
+		captured(Releases(s))
+	}
+	f := r.Func(fn)
+	if f == nil || f.Flow == nil || depth >= maxHandedDepth {
+		return out
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if g, ok := instr.(*ssa.Go); ok {
+				_, released := r.CallEffects(f.Flow, g.Common(), Releases)
+				captured(released)
+			}
+		}
+	}
+	for _, mc := range handedClosures(fn) {
+		captured(effectsAt(f.Flow, r.capturedReleases(mc.Fn.(*ssa.Function), depth+1), nil, mc.Bindings))
+	}
+	return out
+}
