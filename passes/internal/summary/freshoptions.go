@@ -41,8 +41,15 @@ import (
 // has not escaped before the call, of a struct type of the package with no
 // exported field; and there is at least one.
 func (r *Result) AppliedToFresh(f *Func, call ssa.CallInstruction) bool {
+	return f != nil && f.Flow != nil && r.a.appliedToFresh(f.Fn, call)
+}
+
+// appliedToFresh is AppliedToFresh for a call in fn: the summary's chains
+// use it too (a helper that applies the options it is handed to the
+// config it returns).
+func (a *analyzer) appliedToFresh(fn *ssa.Function, call ssa.CallInstruction) bool {
 	c := call.Common()
-	if f == nil || f.Flow == nil || len(c.Args) == 0 {
+	if len(c.Args) == 0 {
 		return false
 	}
 	for _, arg := range c.Args {
@@ -53,8 +60,8 @@ func (r *Result) AppliedToFresh(f *Func, call ssa.CallInstruction) bool {
 				obj = cellValueAt(cell, call)
 			}
 		}
-		configured := r.a.fieldsHidden(arg.Type()) || optionFunc(c.Value.Type())
-		if obj == nil || !configured || !r.a.privateObject(f.Fn, obj, strict) || r.a.escapesBefore(obj, call, call, strict) {
+		configured := a.fieldsHidden(arg.Type()) || optionFunc(c.Value.Type())
+		if obj == nil || !configured || !a.privateObject(fn, obj, strict) || a.escapesBefore(obj, call, call, strict) {
 			return false
 		}
 	}

@@ -194,16 +194,17 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 				if NotStartedWait(instr.Common(), instr) {
 					continue // nothing to wait for
 				}
-				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, false)
+				a.scanCall(fn, name, instr, flow, l, setBlock, false)
 			case *ssa.Defer:
-				a.scanCall(fn, name, instr.Common(), flow, l, setBlock, true)
+				a.scanCall(fn, name, instr, flow, l, setBlock, true)
 			}
 		}
 	}
 	return l
 }
 
-func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string), deferred bool) {
+func (a *analyzer) scanCall(fn *ssa.Function, name string, instr ssa.CallInstruction, flow *lockstate.Result, l *local, setBlock func(kind, op, cond string), deferred bool) {
+	c := instr.Common()
 	l.call = c
 	if once, ok := OnceDo(c); ok {
 		// Do takes the Once while its function runs (onces.go).
@@ -321,6 +322,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, c *ssa.CallCommon, fl
 		switch {
 		case o.Supplied != "" && Computes(c.Value.Type()):
 			r.Plausible = ComputesWhy(c.Value.Type())
+			l.setCallback(r)
+		case o.Supplied != "" && !c.IsInvoke() && a.appliedToFresh(fn, instr):
+			r.Plausible = AppliedToFreshWhy
 			l.setCallback(r)
 		case o.Supplied != "":
 			l.setCallback(r)

@@ -78,3 +78,37 @@ func (d *Dialer) Redial() {
 	ev := DialEvent{Timeout: d.timeout}
 	d.onDial(&ev) // want `d.mu held across call of func value d.onDial \(locked at options.go:\d+, released by defer\)`
 }
+
+// dialConfigOf applies the caller's options to a config it makes and
+// returns, as a package's ProcessOptions helper does.
+func dialConfigOf(opts []DialOpt) DialConfig {
+	cfg := DialConfig{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
+}
+
+// Reconfigure applies the options through the helper, under the lock: a
+// note, as when it applies them itself.
+func (d *Dialer) Reconfigure(opts ...DialOpt) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cfg := dialConfigOf(opts) // want `d.mu held across call of dialConfigOf.*plausible: an option applied to an object no other goroutine can reach yet`
+	d.timeout = cfg.Timeout
+}
+
+// fireDialHooks hands the callers' hooks a fresh event.
+func fireDialHooks(hooks []DialHook, timeout time.Duration) {
+	ev := DialEvent{Timeout: timeout}
+	for _, h := range hooks {
+		h(&ev)
+	}
+}
+
+// Announce is its twin through a helper that runs hooks: proven.
+func (d *Dialer) Announce(hooks ...DialHook) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	fireDialHooks(hooks, d.timeout) // want `d.mu held across call of fireDialHooks`
+}
