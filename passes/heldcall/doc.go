@@ -93,7 +93,12 @@
 //
 // A functional option applied to an object the function has just made,
 // of a struct type of the package with no exported field, is
-// configuration (a note): a user's own option could set nothing on it.
+// configuration (a note): a user's own option could set nothing on it. So
+// is one of a named option type (a func type called ...Option, ...Opt or
+// ...OptionFunc over a pointer to a struct, returning nothing or an
+// error) applied to a fresh config, directly or through a helper that
+// applies the options it is handed and returns the config; an event
+// handed to a hook stays proven.
 //
 // A call of package os that opens or reads the source file the runtime
 // names for a stack frame (runtime.Caller's file, FileLine's, or a field
@@ -257,8 +262,9 @@
 // conn.Write, where conn is set before the object is shared), or the read
 // side of a close fence held across file I/O or a sleep: an unexported
 // RWMutex field that the package locks for writing only in teardown
-// (functions named Close, Stop, Shutdown... and the helpers only they
-// call), and whose address is only ever locked and unlocked. Readers share
+// (functions named Close, Stop, Shutdown..., methods that set their
+// receiver's closed, stopped or aborted flag to true, and the helpers only
+// they call), and whose address is only ever locked and unlocked. Readers share
 // it, and the closer waits for the work in flight anyway; a read side held
 // across a channel operation or a wait stays proven, since it can keep the
 // closer waiting for ever. A lock that serialises only its object's life

@@ -193,7 +193,10 @@
 // caller that passes true. A lock handed to a goroutine that releases it
 // (mu.Lock(); go func() { ...; mu.Unlock() }(), or go e.update(unlock)
 // with unlock a closure that releases it) is not held after the go
-// statement, and a lock of an object no other goroutine can reach yet
+// statement; nor is one whose release a closure the function hands to
+// other code performs, itself or from a goroutine of its own (a key
+// provider, run later by a service, whose sender unlocks a local mutex
+// when done): locking it again waits for that release, a signal, and a lock of an object no other goroutine can reach yet
 // orders nothing.
 //
 // A lock's class is the field that holds it in a named struct type
