@@ -127,9 +127,12 @@
 // the call is judged by what those functions do. A func value handed to a
 // callee that calls it (once.Do(s.load), a helper given a closure or a
 // method value) is judged by what it does. One the package's users supply
-// that is named, or typed, as a comparator, hash, key or index function
-// or clock (less, hashFn, keyFunc, cache.IndexFunc, now) is pure by
-// convention, like sort.Interface's Less, and not reported; one named or
+// that is named, or typed, as a comparator, hash, key or index function,
+// clock or converter (less, hashFn, keyFunc, cache.IndexFunc, now,
+// convert, parse, decode) is pure by convention, like sort.Interface's
+// Less, and not reported; one shaped as a comparator (two parameters of
+// one type and a bool result: changed(old, new *Namespace)) is pure by
+// contract too, a note; one named or
 // typed as a log sink (a LogHandler, a logf field) is logging, as the
 // logging methods of any interface are. A func field of an options or
 // configuration struct (Options, Config, Settings...) that takes no

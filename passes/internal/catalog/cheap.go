@@ -159,7 +159,7 @@ func Cheap(iface types.Type, m *types.Func) bool {
 
 // cheapFuncNames are names of func values (a field, parameter or variable,
 // or their named func type) that by convention are pure and fast:
-// comparators, hashes, key extractors and clocks. A caller-supplied one is
+// comparators, hashes, key extractors, clocks and converters. A caller-supplied one is
 // not foreign code a reviewer would move out of a critical section, any
 // more than sort.Interface's Less.
 var cheapFuncNames = map[string]bool{
@@ -170,6 +170,13 @@ var cheapFuncNames = map[string]bool{
 	// values an object is indexed by: a key extractor.
 	"key": true, "keyfn": true, "keyfunc": true, "indexfunc": true,
 	"now": true, "nowfunc": true, "clock": true,
+	// A converter turns a value into another (a setting's raw value into
+	// its type, a row into a struct): a pure function of its input, like
+	// a parser or a decoder.
+	"convert": true, "converter": true, "convertfn": true, "convertfunc": true,
+	"parse": true, "parser": true, "parsefn": true, "parsefunc": true,
+	"decode": true, "decodefn": true, "decodefunc": true,
+	"unmarshal": true, "unmarshalfn": true, "unmarshalfunc": true,
 	// A log sink (centrifuge's LogHandler, a logf field) is logging, as
 	// the logging methods of any interface are.
 	"log": true, "logf": true, "logfn": true, "logfunc": true, "logger": true, "loghandler": true,

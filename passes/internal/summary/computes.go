@@ -25,13 +25,15 @@ import (
 // plain data). It decides on copies of what it is given (an expiry test,
 // a status filter, a flag mapping); a predicate handed a pointer or an
 // interface can reach and change shared state (raft's observer filter,
-// which may deregister its observer), and stays a proven callback.
+// which may deregister its observer), and stays a proven callback, unless
+// it compares two values of one type (a comparator: less(a, b *Item),
+// changed(old, new *Namespace)), pure by contract.
 func Computes(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
 	if !ok || sig.Results().Len() == 0 || sig.TypeParams().Len() > 0 {
 		return false
 	}
-	if predicateOverValues(sig) {
+	if predicateOverValues(sig) || comparator(sig) {
 		return true
 	}
 	for v := range sig.Results().Variables() {
@@ -91,8 +93,24 @@ func ComputesWhy(t types.Type) string {
 	what := " computes a number"
 	if sig, ok := t.Underlying().(*types.Signature); ok && predicateOverValues(sig) {
 		what = " is a predicate over values"
+	} else if ok && comparator(sig) {
+		what = " compares two values"
 	}
 	return "a func value of type " + types.TypeString(t.Underlying(), (*types.Package).Name) + what
+}
+
+// comparator reports whether sig compares two values of one type: two
+// parameters of identical types and a single bool result (less(a, b),
+// equal(a, b), changed(old, new)). Like sort.Interface's Less, it is pure
+// by contract, whatever the values point to.
+func comparator(sig *types.Signature) bool {
+	if sig.Params().Len() != 2 || sig.Results().Len() != 1 || sig.Variadic() {
+		return false
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	return types.Identical(sig.Params().At(0).Type(), sig.Params().At(1).Type())
 }
 
 // predicateOverValues reports whether sig returns a bool only, from at
