@@ -44,7 +44,8 @@
 // not above shards. Nor is the owner's lock in a function that, with it
 // held, updates the owner's own state while the element's lock is held
 // (one atomic step over both) or replaces the container (a reload that
-// retires the old elements).
+// retires the old elements), whether it takes the element's lock itself or
+// through a callee (the old element's own close method).
 //
 // Categories:
 //

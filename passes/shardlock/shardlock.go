@@ -171,10 +171,18 @@ func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []locksta
 	_, takes := c.res.CallEffects(f.Flow, call.Common(), summary.Takes)
 	for _, t := range takes {
 		owner, ok := elementLock(t.Lock.Key)
-		if !ok || !c.fixed(c.containerField(t.Lock.Full)) {
+		field := c.containerField(t.Lock.Full)
+		if !ok || !c.fixed(field) {
 			continue
 		}
-		c.aboveShards(t.Lock, shard{owner: owner, loop: summary.InLoop(call.Block())}, call.Pos(), lockstate.WithoutClasses(held, t.Outside))
+		sh := shard{owner: owner, loop: summary.InLoop(call.Block()), field: field}
+		held := lockstate.WithoutClasses(held, t.Outside)
+		if holdsOwner(held, owner) && c.replacesContainer(f, sh) {
+			// The collection's own guard, held to rebuild it: the
+			// callee retires an old element, as a direct lock would.
+			held = withoutOwner(held, owner)
+		}
+		c.aboveShards(t.Lock, sh, call.Pos(), held)
 	}
 }
 

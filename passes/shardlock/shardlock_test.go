@@ -13,7 +13,7 @@ import (
 // correct twin, which must stay silent.
 func TestShardlock(t *testing.T) {
 	leveltest.ReportNotes(t)
-	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants", "segments", "sessions", "locktable", "shardset", "registry")
+	results := analysistest.Run(t, analysistest.TestData(), shardlock.Analyzer, "tenants", "segments", "sessions", "locktable", "shardset", "registry", "partitions")
 	leveltest.Check(t, results)
 }
 
