@@ -137,15 +137,9 @@ func marksEnded(fn *ssa.Function) bool {
 	return false
 }
 
-// calledOnlyFrom reports whether fn is named as named says, or the package
-// calls it only directly, from such functions (or their helpers, up to
-// maxTeardownDepth callers up).
-func (a *analyzer) calledOnlyFrom(fn *ssa.Function, named func(string) bool, depth int) bool {
-	return a.calledOnlyWithin(fn, func(fn *ssa.Function) bool { return named(fn.Name()) }, depth)
-}
-
-// calledOnlyWithin is calledOnlyFrom for functions that are entries
-// themselves, not by their names.
+// calledOnlyWithin reports whether fn is an entry (entry says which
+// functions are), or the package calls it only directly, from such
+// functions (or their helpers, up to maxTeardownDepth callers up).
 func (a *analyzer) calledOnlyWithin(fn *ssa.Function, entry func(*ssa.Function) bool, depth int) bool {
 	if entry(fn) {
 		return true
