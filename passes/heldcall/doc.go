@@ -131,7 +131,8 @@
 // clock or converter (less, hashFn, keyFunc, cache.IndexFunc, now,
 // convert, parse, decode) is pure by convention, like sort.Interface's
 // Less, and not reported; one shaped as a comparator (two parameters of
-// one type and a bool result: changed(old, new *Namespace)) is pure by
+// one type that is not an interface, any others plain data, and a bool
+// result: changed(cluster string, old, new *Namespace)) is pure by
 // contract too, a note; one named or
 // typed as a log sink (a LogHandler, a logf field) is logging, as the
 // logging methods of any interface are. A func field of an options or

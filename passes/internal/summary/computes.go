@@ -99,18 +99,40 @@ func ComputesWhy(t types.Type) string {
 	return "a func value of type " + types.TypeString(t.Underlying(), (*types.Package).Name) + what
 }
 
-// comparator reports whether sig compares two values of one type: two
-// parameters of identical types and a single bool result (less(a, b),
-// equal(a, b), changed(old, new)). Like sort.Interface's Less, it is pure
-// by contract, whatever the values point to.
+// comparator reports whether sig compares two values of one type: a
+// single bool result, two parameters of identical types, and any others
+// plain data passed by value (less(a, b), equal(a, b), changed(cluster,
+// old, new)); no parameter is an interface. Like sort.Interface's Less, it
+// is pure by contract, whatever the two values point to. Two interfaces
+// (func(key, value any) bool) are an entry handed to a filter.
 func comparator(sig *types.Signature) bool {
-	if sig.Params().Len() != 2 || sig.Results().Len() != 1 || sig.Variadic() {
+	if sig.Results().Len() != 1 || sig.Params().Len() < 2 || sig.Variadic() {
 		return false
 	}
 	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
 		return false
 	}
-	return types.Identical(sig.Params().At(0).Type(), sig.Params().At(1).Type())
+	params := sig.Params()
+	paired := false
+	for i := range params.Len() {
+		t := params.At(i).Type()
+		if _, isIface := t.Underlying().(*types.Interface); isIface {
+			return false
+		}
+		twins := 0
+		for j := range params.Len() {
+			if j != i && types.Identical(t, params.At(j).Type()) {
+				twins++
+			}
+		}
+		switch {
+		case twins == 1:
+			paired = true
+		case !byValue(t):
+			return false // a reference with no twin, or one of three
+		}
+	}
+	return paired
 }
 
 // predicateOverValues reports whether sig returns a bool only, from at

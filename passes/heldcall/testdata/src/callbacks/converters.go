@@ -74,3 +74,32 @@ func (s *Setting) Refresh(load func(key string) (string, error)) error {
 	s.raw = raw
 	return nil
 }
+
+// Clustered compares a namespace's two versions for one cluster under the
+// lock: a comparator with a plain argument beside the pair, a note.
+func (r *NamespaceRegistry) Clustered(cluster string, ns *Namespace, significant func(cluster string, old, new *Namespace) bool) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.byName[ns.Name]
+	r.byName[ns.Name] = ns
+	return old != nil && significant(cluster, old, ns) // want `r.mu held across call of func value significant \(locked at converters.go:\d+, released by defer\) \(plausible: a func value of type func\(cluster string, old \*callbacks.Namespace, new \*callbacks.Namespace\) bool compares two values\)`
+}
+
+// EntryStore keeps entries by key.
+type EntryStore struct {
+	mu    sync.Mutex
+	items map[any]any
+}
+
+// RemoveIf is its twin: a filter handed a key and a value, both of type
+// any, is the user's code over an entry, not a comparator. Proven.
+func (s *EntryStore) RemoveIf(key any, keep func(key, value any) bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.items[key]
+	if !ok || keep(key, v) { // want `s.mu held across call of func value keep \(locked at converters.go:\d+, released by defer\)`
+		return false
+	}
+	delete(s.items, key)
+	return true
+}
