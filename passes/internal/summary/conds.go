@@ -24,6 +24,9 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			if lock == "" {
 				lock = a.lockClassOf(flow.Fn, st.Val, 0)
 			}
+			if stored := storedFieldClass(flow, st.Val); stored != "" {
+				lock = stored // a new lock the struct keeps: its field names it
+			}
 			if lock == "" {
 				return
 			}
@@ -48,6 +51,9 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			lock := a.lockClassOf(flow.Fn, call.Call.Args[0], 0)
 			if onlyInCond(call.Call.Args[0]) {
 				lock = condOwnL
+			}
+			if stored := storedFieldClass(flow, call.Call.Args[0]); stored != "" {
+				lock = stored // a new lock the struct keeps: its field names it
 			}
 			if cond := flow.IDOf(st.Addr).Class; cond != "" && lock != "" {
 				out[cond] = lock
@@ -78,6 +84,51 @@ func storesOf(alloc *ssa.Alloc, ref ssa.Instruction) []*ssa.Store {
 		return out
 	}
 	return nil
+}
+
+// storedFieldClass returns, for a new lock v handed to a Cond, the class
+// of the one field the function also stores it into (lock :=
+// new(sync.Mutex); &Pool{lock: lock, cond: sync.NewCond(lock)}): the
+// Cond's L is that field's lock. It returns "" for a lock stored into no
+// field or into fields of two classes.
+func storedFieldClass(flow *lockstate.Result, v ssa.Value) string {
+	alloc, ok := lockstate.Unbox(v).(*ssa.Alloc)
+	if !ok || !alloc.Heap {
+		return ""
+	}
+	class := ""
+	var visit func(x ssa.Value) bool
+	visit = func(x ssa.Value) bool {
+		for _, ref := range *x.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Store:
+				if ref.Val != x {
+					continue
+				}
+				if fa, isField := ref.Addr.(*ssa.FieldAddr); !isField || isCondL(fa) {
+					continue // not a field, or the Cond's own L
+				}
+				c := flow.IDOf(ref.Addr).Class
+				if c == "" || class != "" && c != class {
+					return false
+				}
+				class = c
+			case *ssa.MakeInterface:
+				if !visit(ref) {
+					return false
+				}
+			case *ssa.ChangeType:
+				if !visit(ref) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !visit(alloc) {
+		return ""
+	}
+	return class
 }
 
 // condOwnL is the class of a lock taken through a Cond's L field
