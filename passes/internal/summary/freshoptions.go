@@ -99,8 +99,7 @@ func optionFunc(t types.Type) bool {
 	if !ok {
 		return false
 	}
-	name := strings.ToLower(n.Obj().Name())
-	if !strings.HasSuffix(name, "option") && !strings.HasSuffix(name, "opt") && !strings.HasSuffix(name, "optionfunc") {
+	if !optionName(n.Obj().Name()) {
 		return false
 	}
 	sig, ok := n.Underlying().(*types.Signature)
@@ -116,6 +115,18 @@ func optionFunc(t types.Type) bool {
 	}
 	_, isStruct := p.Elem().Underlying().(*types.Struct)
 	return isStruct
+}
+
+// optionName reports whether a func type's name says it is an option: it
+// is Option, Opt or OptionFunc, or ends with one of them as a word
+// (PublishOption, NetOpt, dialOptionFunc; not Adopt).
+func optionName(name string) bool {
+	for _, word := range []string{"Option", "Opt", "OptionFunc", "OptFunc"} {
+		if strings.EqualFold(name, word) || strings.HasSuffix(name, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // AppliedToFreshWhy is the note's reason for such a call.
