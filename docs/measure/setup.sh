@@ -17,7 +17,10 @@
 # amqp091-go, yamux and gocql, drawn once in r25 (MODS="franz rueidis amqp
 # yamux gocql"), and kcp-go, clickhouse-go and puddle, read whole in r25
 # (MODS="kcp clickhouse puddle"), and tailscale, nsq, dragonboat, CoreDNS
-# and Serf, read in r26 (MODS="tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin").
+# and Serf, read in r26 (MODS="tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin"),
+# and the modules of r27 (MODS="seaweedfs webrtc spicedb certmagic kine
+# sctp statedb ice pubsub kaddht fasthttp ants websocket traefik") and r28
+# (MODS="pulsar boxo alertmanager temporal cortex gozero").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -86,6 +89,30 @@ fetch freecache github.com/coocood/freecache v1.2.7
 fetch etcdraft go.etcd.io/raft/v3 v3.7.0
 fetch gnet github.com/panjf2000/gnet/v2 v2.9.7
 fetch goplugin github.com/hashicorp/go-plugin v1.8.0
+fetch seaweedfs github.com/seaweedfs/seaweedfs v0.0.0-20261109003541-7506e5f91cd6
+fetch webrtc github.com/pion/webrtc/v4 v4.2.26
+fetch spicedb github.com/authzed/spicedb v1.56.2
+fetch certmagic github.com/caddyserver/certmagic v0.25.6
+fetch kine github.com/k3s-io/kine v0.17.5
+fetch sctp github.com/pion/sctp v1.12.0
+fetch statedb github.com/cilium/statedb v0.9.4
+fetch ice github.com/pion/ice/v4 v4.4.8
+fetch pubsub github.com/libp2p/go-libp2p-pubsub v0.19.0
+fetch kaddht github.com/libp2p/go-libp2p-kad-dht v0.42.2
+fetch fasthttp github.com/valyala/fasthttp v1.79.0
+fetch ants github.com/panjf2000/ants/v2 v2.12.1
+fetch websocket github.com/gorilla/websocket v1.5.3
+fetch traefik github.com/traefik/traefik/v3 v3.7.13
+fetch pulsar github.com/apache/pulsar-client-go v0.19.0
+fetch boxo github.com/ipfs/boxo v0.43.0
+fetch alertmanager github.com/prometheus/alertmanager v0.35.0
+# Temporal v1.32.2 needs Go 1.26.10: v1.32.1 builds with the machine's.
+fetch temporal go.temporal.io/server v1.32.1
+fetch cortex github.com/cortexproject/cortex v1.21.1
+fetch gozero github.com/zeromicro/go-zero v1.10.3
+# Alertmanager's module zip lacks its UI's built assets (ui/app/dist),
+# which ui/web.go embeds: an empty index.html stands in.
+mkdir -p "$dir/alertmanager/ui/app/dist" && touch "$dir/alertmanager/ui/app/dist/index.html"
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -109,7 +136,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
