@@ -15,10 +15,15 @@ export GOTOOLCHAIN=local
 for m in ${MODS:-etcd nats prom pebble}; do
 	(
 		cd "$dir/$m"
-		/usr/bin/time -v -o "$out/$m-warnings.time" "$bin" check -format json -o "$out/$m-warnings.json" ./... || true
+		/usr/bin/time -v -o "$out/$m-warnings.time" "$bin" check -format json -o "$out/$m-warnings.json" ./... 2> >(tee "$out/$m-warnings.stderr" >&2) || true
 		if [ -z "${WARNINGS_ONLY:-}" ]; then
-			/usr/bin/time -v -o "$out/$m-notes.time" "$bin" check -severity note -format json -o "$out/$m-notes.json" ./... || true
+			/usr/bin/time -v -o "$out/$m-notes.time" "$bin" check -severity note -format json -o "$out/$m-notes.json" ./... 2> >(tee "$out/$m-notes.stderr" >&2) || true
 		fi
 	)
 	echo "$m done: $(python3 "$(dirname "$0")/counts.py" "$out/$m-warnings.json")"
+	# A full disk fails packages one by one, and their findings go missing
+	# from the counts: say so rather than report a smaller module.
+	if grep -qs "no space left on device" "$out/$m"-*.stderr; then
+		echo "$m: RUN INVALID, the disk filled up (see $out/$m-*.stderr); free space and run it again" >&2
+	fi
 done
