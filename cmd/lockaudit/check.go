@@ -68,7 +68,7 @@ func newCheckFlags(opts *checkOptions) *flag.FlagSet {
 	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the current findings in baseline `file`")
 	fs.StringVar(&opts.enable, "enable", "", "report only these `rules`: comma-separated rule or rule/category names")
 	fs.StringVar(&opts.disable, "disable", "", "do not report these `rules`: comma-separated rule or rule/category names")
-	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files (heldcall's only with -heldcall.tests)")
+	fs.BoolVar(&opts.tests, "tests", true, "report findings in _test.go files (heldcall's only with -heldcall.tests, shardlock's above-shards only with -shardlock.tests)")
 	fs.BoolVar(&opts.generated, "generated", false, "report findings in generated files too (marked // Code generated ... DO NOT EDIT.; they are fixed in their generator)")
 	fs.BoolVar(&opts.heldcallTests, "heldcall.tests", false, "report heldcall findings in _test.go files too (a test usually holds a lock because the helper it calls requires it)")
 	fs.BoolVar(&opts.shardTests, "shardlock.tests", false, "report shardlock's above-shards findings in _test.go files too (a test's lock above shards costs no production time)")
