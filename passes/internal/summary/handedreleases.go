@@ -25,7 +25,7 @@ import (
 const maxHandedDepth = 3
 
 // HandedReleases returns the locks of flow's function that the closures
-// it hands to other code (any use but a call in place) release, directly
+// it hands to other code (any use but a call or defer in place) release, directly
 // or from goroutines or closures of their own: effects in flow's terms.
 func (r *Result) HandedReleases(flow *lockstate.Result) []lockstate.Effect {
 	var out []lockstate.Effect
@@ -36,20 +36,14 @@ func (r *Result) HandedReleases(flow *lockstate.Result) []lockstate.Effect {
 }
 
 // handedClosures returns the closures fn makes that are not only called
-// in place.
+// or deferred in place (calledInPlace): those the flow of fn already
+// follows.
 func handedClosures(fn *ssa.Function) []*ssa.MakeClosure {
 	var out []*ssa.MakeClosure
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok {
-				continue
-			}
-			for _, ref := range *mc.Referrers() {
-				if call, ok := ref.(*ssa.Call); !ok || call.Call.Value != ssa.Value(mc) {
-					out = append(out, mc)
-					break
-				}
+			if mc, ok := instr.(*ssa.MakeClosure); ok && !calledInPlace(mc) {
+				out = append(out, mc)
 			}
 		}
 	}

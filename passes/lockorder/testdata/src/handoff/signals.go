@@ -68,3 +68,25 @@ func AwaitAnnouncedHeld(keys []string) int {
 	sent.Unlock()
 	return n
 }
+
+// Announcer counts announcements under its lock.
+type Announcer struct {
+	mu   sync.Mutex
+	sent int
+}
+
+// AnnounceHeld releases its lock in a deferred closure, which runs at the
+// return, in place: the second Lock, before it, waits for ever.
+func (a *Announcer) AnnounceHeld(keys []string) {
+	a.mu.Lock()
+	defer func() { a.mu.Unlock() }()
+	a.sent += len(keys)
+	a.mu.Lock() // want `a.mu locked again while held \(locked at signals.go:\d+\)`
+}
+
+// Announce is its twin that takes the lock once.
+func (a *Announcer) Announce(keys []string) {
+	a.mu.Lock()
+	defer func() { a.mu.Unlock() }()
+	a.sent += len(keys)
+}
