@@ -466,7 +466,7 @@ func isTaskFunc(f ssa.Value) bool {
 			}
 			f = x.Tuple
 		case *ssa.Alloc:
-			stored := storedInto(x)
+			stored := storedOnce(x)
 			if stored == nil {
 				return false
 			}
@@ -476,21 +476,6 @@ func isTaskFunc(f ssa.Value) bool {
 		}
 	}
 	return false
-}
-
-// storedInto returns the one value stored whole into the local variable
-// alloc, or nil.
-func storedInto(alloc *ssa.Alloc) ssa.Value {
-	var out ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
-			if out != nil {
-				return nil
-			}
-			out = st.Val
-		}
-	}
-	return out
 }
 
 // signalledByTask reports whether recv, a receive of fn, takes from a
@@ -518,7 +503,7 @@ func (a *analyzer) signalledByTask(fn *ssa.Function, recv *ssa.UnOp) bool {
 		if !ok || x.Op != token.MUL {
 			return false
 		}
-		if mc, ok := storedInto(cell).(*ssa.MakeChan); !ok || len(*mc.Referrers()) != 1 {
+		if mc, ok := storedOnce(cell).(*ssa.MakeChan); !ok || len(*mc.Referrers()) != 1 {
 			return false
 		}
 		ch = cell
