@@ -124,27 +124,16 @@ type checker struct {
 }
 
 // releasedByGoroutines returns the keys of f's locks that goroutines f
-// starts, or closures it hands to other code (summary.HandedReleases),
-// release.
+// starts, or closures it hands to other code, release
+// (summary.ReleasedElsewhere).
 func (c *checker) releasedByGoroutines(f *summary.Func) map[string]bool {
 	var out map[string]bool
-	add := func(released []lockstate.Effect) {
-		for _, e := range released {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[e.Lock.Key] = true
+	for _, e := range c.res.ReleasedElsewhere(f.Flow) {
+		if out == nil {
+			out = map[string]bool{}
 		}
+		out[e.Lock.Key] = true
 	}
-	for _, b := range f.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			if g, ok := instr.(*ssa.Go); ok {
-				_, released := c.res.CallEffects(f.Flow, g.Common(), summary.Releases)
-				add(released)
-			}
-		}
-	}
-	add(c.res.HandedReleases(f.Flow))
 	return out
 }
 

@@ -113,12 +113,8 @@ func storedFieldClass(flow *lockstate.Result, v ssa.Value) string {
 					return false
 				}
 				class = c
-			case *ssa.MakeInterface:
-				if !visit(ref) {
-					return false
-				}
-			case *ssa.ChangeType:
-				if !visit(ref) {
+			case *ssa.MakeInterface, *ssa.ChangeType:
+				if !visit(ref.(ssa.Value)) {
 					return false
 				}
 			}

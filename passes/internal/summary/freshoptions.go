@@ -52,6 +52,7 @@ func (a *analyzer) appliedToFresh(fn *ssa.Function, call ssa.CallInstruction) bo
 	if len(c.Args) == 0 {
 		return false
 	}
+	option := optionFunc(c.Value.Type())
 	for _, arg := range c.Args {
 		obj := arg
 		if ld, ok := arg.(*ssa.UnOp); ok && ld.Op == token.MUL {
@@ -60,7 +61,7 @@ func (a *analyzer) appliedToFresh(fn *ssa.Function, call ssa.CallInstruction) bo
 				obj = cellValueAt(cell, call)
 			}
 		}
-		configured := a.fieldsHidden(arg.Type()) || optionFunc(c.Value.Type())
+		configured := option || a.fieldsHidden(arg.Type())
 		if obj == nil || !configured || !a.privateObject(fn, obj, strict) || a.escapesBefore(obj, call, call, strict) {
 			return false
 		}

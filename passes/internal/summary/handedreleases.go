@@ -24,13 +24,30 @@ import (
 // maxHandedDepth bounds the closures followed inside a handed closure.
 const maxHandedDepth = 3
 
-// HandedReleases returns the locks of flow's function that the closures
-// it hands to other code (any use but a call or defer in place) release, directly
-// or from goroutines or closures of their own: effects in flow's terms.
-func (r *Result) HandedReleases(flow *lockstate.Result) []lockstate.Effect {
-	var out []lockstate.Effect
+// ReleasedElsewhere returns the locks of flow's function that other
+// goroutines may release: the goroutines it starts, and the closures it
+// hands to other code (any use but a call or defer in place), directly or
+// from goroutines or closures of their own. The effects are in flow's
+// terms.
+func (r *Result) ReleasedElsewhere(flow *lockstate.Result) []lockstate.Effect {
+	out := r.goReleases(flow)
 	for _, mc := range handedClosures(flow.Fn) {
 		out = append(out, effectsAt(flow, r.capturedReleases(mc.Fn.(*ssa.Function), 0), nil, mc.Bindings)...)
+	}
+	return out
+}
+
+// goReleases returns the releases that the goroutines flow's function
+// starts perform, in its terms.
+func (r *Result) goReleases(flow *lockstate.Result) []lockstate.Effect {
+	var out []lockstate.Effect
+	for _, b := range flow.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			if g, ok := instr.(*ssa.Go); ok {
+				_, released := r.CallEffects(flow, g.Common(), Releases)
+				out = append(out, released...)
+			}
+		}
 	}
 	return out
 }
@@ -69,14 +86,7 @@ func (r *Result) capturedReleases(fn *ssa.Function, depth int) []lockstate.Effec
 	if f == nil || f.Flow == nil || depth >= maxHandedDepth {
 		return out
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if g, ok := instr.(*ssa.Go); ok {
-				_, released := r.CallEffects(f.Flow, g.Common(), Releases)
-				captured(released)
-			}
-		}
-	}
+	captured(r.goReleases(f.Flow))
 	for _, mc := range handedClosures(fn) {
 		captured(effectsAt(f.Flow, r.capturedReleases(mc.Fn.(*ssa.Function), depth+1), nil, mc.Bindings))
 	}
