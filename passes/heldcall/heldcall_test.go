@@ -48,6 +48,9 @@ var corpus = []string{
 	"volumestore/glog",
 	"rtcagent",
 	"changefeed",
+	"writegate",
+	"writegate/metastore",
+	"writegate/backup",
 }
 
 func TestHeldcall(t *testing.T) {

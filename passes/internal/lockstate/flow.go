@@ -407,7 +407,7 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 		if !ok {
 			continue
 		}
-		id := e.Lock.Rebase(root)
+		id := rebased(e.Lock, root)
 		if e.Lock.Root == RootParam {
 			id.Arg, id.ArgPath = e.Lock.RootIndex+1, e.Lock.NamePath
 		}
@@ -462,7 +462,7 @@ func (a *analysis) capturedCalls(callee *ssa.Function, bindings []ssa.Value, ins
 			if !ok {
 				continue
 			}
-			id := e.Lock.Rebase(root)
+			id := rebased(e.Lock, root)
 			if e.Release {
 				s = release(s, id, deferred)
 			} else if !deferred {
@@ -538,9 +538,19 @@ func (a *analysis) root(l ID, c *ssa.CallCommon, bindings []ssa.Value) (ID, bool
 			return a.res.ident.of(bindings[l.RootIndex]), true
 		}
 	case RootGlobal:
-		return ID{Key: l.Key, Name: l.Name, Class: l.Class, Root: RootGlobal}, true
+		return l, true
 	}
 	return ID{}, false
+}
+
+// rebased maps a callee's lock l onto the caller's root, as root returned
+// it. A package-level lock is the same lock in every caller: l already
+// names it in full (its Key holds its Path), so it is kept as it is.
+func rebased(l, root ID) ID {
+	if l.Root == RootGlobal {
+		return l
+	}
+	return l.Rebase(root)
 }
 
 // handOff applies a go statement: a lock that the started goroutine
@@ -562,7 +572,7 @@ func (a *analysis) handOff(c *ssa.CallCommon, s State) State {
 		if !ok {
 			continue
 		}
-		id := e.Lock.Rebase(root)
+		id := rebased(e.Lock, root)
 		if _, held := s.Lookup(id.Key); held {
 			s = s.without(id.Key)
 		}
