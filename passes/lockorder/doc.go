@@ -106,9 +106,11 @@
 //     or true with it held, an error or false without), and one that
 //     returns the lock it keeps (lock = &c.rlock) or its Unlock for the
 //     caller to release; a return that hands back the kept lock's own
-//     Unlock (return g.Unlock, false) releases it through the caller, as
-//     an Unlock would, so the returns that keep it without handing it
-//     back are the leaks. Nor is a return a
+//     Unlock (return g.Unlock, false), or a new object that keeps the
+//     lock's owner in a field through which a method of its type
+//     releases the lock (an iterator whose Close read-unlocks its index),
+//     releases it through the caller, as an Unlock would, so the returns
+//     that keep it without handing it on are the leaks. Nor is a return a
 //     closure the function defers may release the lock at (defer func()
 //     { if !unlocked { mu.Unlock() } }()). A return reached along
 //     paths that disagree is judged along each: a break that leaves the

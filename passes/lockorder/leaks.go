@@ -130,9 +130,10 @@ func (c *checker) leaks(f *summary.Func) {
 			}
 		}
 		// A return that hands the caller the lock's own Unlock (return
-		// g.Unlock, false) releases it through the caller.
+		// g.Unlock, false), or a new object whose method releases it (an
+		// iterator's Close), releases it through the caller.
 		e.held = slices.DeleteFunc(e.held, func(ex exit) bool {
-			if handsUnlock(f, ex, key) {
+			if handsUnlock(f, ex, key) || c.handsToResult(f, ex, e.first.ID) {
 				e.released = append(e.released, ex)
 				return true
 			}
