@@ -133,7 +133,8 @@
 // Less, and not reported; one shaped as a comparator (two parameters of
 // one type that is not an interface, any others plain data, and a bool
 // result: changed(cluster string, old, new *Namespace)) is pure by
-// contract too, a note; one named or
+// contract too, a note, and so is a sort routine (func(sort.Interface),
+// a search request's replacement for sort.Sort); one named or
 // typed as a log sink (a LogHandler, a logf field) is logging, as the
 // logging methods of any interface are. A func field of an options or
 // configuration struct (Options, Config, Settings...) that takes no

@@ -28,8 +28,16 @@ import (
 // which may deregister its observer), and stays a proven callback, unless
 // it compares two values of one type (a comparator: less(a, b *Item),
 // changed(old, new *Namespace)), pure by contract.
+//
+// A sort routine is one as well: a function of a sort.Interface alone and
+// nothing else (a search request's replacement for sort.Sort, handed the
+// hits to order). It may only call Len, Less and Swap on what it is given,
+// by the contract of the type its one parameter has.
 func Computes(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
+	if ok && sorter(sig) {
+		return true
+	}
 	if !ok || sig.Results().Len() == 0 || sig.TypeParams().Len() > 0 {
 		return false
 	}
@@ -95,6 +103,8 @@ func ComputesWhy(t types.Type) string {
 		what = " is a predicate over values"
 	} else if ok && comparator(sig) {
 		what = " compares two values"
+	} else if ok && sorter(sig) {
+		what = " sorts what it is given"
 	}
 	return "a func value of type " + types.TypeString(t.Underlying(), (*types.Package).Name) + what
 }
@@ -133,6 +143,16 @@ func comparator(sig *types.Signature) bool {
 		}
 	}
 	return paired
+}
+
+// sorter reports whether sig is func(sort.Interface): a sort routine, with
+// no results and no other parameters.
+func sorter(sig *types.Signature) bool {
+	if sig.Results().Len() != 0 || sig.Params().Len() != 1 || sig.Variadic() {
+		return false
+	}
+	named, ok := sig.Params().At(0).Type().(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "sort" && named.Obj().Name() == "Interface"
 }
 
 // predicateOverValues reports whether sig returns a bool only, from at
