@@ -224,14 +224,17 @@
 // <-s.done) joins that closer. It is reported only under a lock the
 // workers take, where it deadlocks. A receive that a dominating branch
 // shows ready does not wait: the tick of a timer whose Stop reported
-// false (if !t.Stop() { <-t.C }), a value after len(ch) > 0. A send on a
+// false (if !t.Stop() { <-t.C }), a value after len(ch) > 0, or after a
+// len(ch) == 0 branch that can only die (log.Panicf("BUG: ...")). A send on a
 // slot taken out of a waiter list whose every slot the package made with
 // a capacity is a hand-off. A send right after a non-blocking
 // receive emptied the same channel (a latest-value mailbox) and a send on
 // the channel a Prometheus registry hands Collect are hand-offs. What
 // blocks on a path that can only end in a panic or an exit (os.Exit,
-// log.Fatal, a fatal-error helper of the program) is not reported: it
-// happens on the way to a crash.
+// log.Fatal, a fatal-error helper of the program, and any other package's
+// Fatal, Fatalf, Panic or Panicf... taking only a message, which loggers
+// that decide it from the level at run time end in by contract) is not
+// reported: it happens on the way to a crash.
 //
 // When several reasons can apply at a call (a constructor that loads
 // credentials at different depths for different options), the finding

@@ -51,6 +51,8 @@ var corpus = []string{
 	"writegate",
 	"writegate/metastore",
 	"writegate/backup",
+	"spillqueue",
+	"spillqueue/logger",
 }
 
 func TestHeldcall(t *testing.T) {

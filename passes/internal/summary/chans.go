@@ -672,7 +672,7 @@ func tookBefore(at ssa.Instruction, ch ssa.Value, mc *ssa.MakeClosure) (took, fo
 // k'th case: b is reached only through the branch where the select's
 // index equals k.
 func caseTaken(b *ssa.BasicBlock, sel *ssa.Select, k int) bool {
-	return guardedBy(b, func(cond ssa.Value, taken bool) bool {
+	return guardedBy(b, nil, func(cond ssa.Value, taken bool) bool {
 		bin, ok := cond.(*ssa.BinOp)
 		if !ok || bin.Op != token.EQL || !taken {
 			return false

@@ -27,13 +27,16 @@ import (
 
 // guardedRecv reports whether recv runs only where a dominating branch
 // has shown it ready: the false branch of its timer's Stop, or the true
-// branch of len(ch) > 0 (len(ch) != 0, len(ch) >= 1) on its channel.
-func guardedRecv(recv *ssa.UnOp) bool {
+// branch of len(ch) > 0 (len(ch) != 0, len(ch) >= 1) on its channel. The
+// other branch may end in a crash instead of rejoining the path (if
+// len(ch) == 0 { log.Panicf("BUG: ...") }): dead tells the blocks from
+// which every path dies, or is nil.
+func guardedRecv(recv *ssa.UnOp, dead func(*ssa.BasicBlock) bool) bool {
 	if recv.Op != token.ARROW {
 		return false
 	}
 	timer := timerOfChan(recv.X)
-	return guardedBy(recv.Block(), func(cond ssa.Value, taken bool) bool {
+	return guardedBy(recv.Block(), dead, func(cond ssa.Value, taken bool) bool {
 		if timer != nil && !taken && isTimerStop(cond, timer) {
 			return true
 		}
@@ -44,11 +47,13 @@ func guardedRecv(recv *ssa.UnOp) bool {
 // guardedBy reports whether some branch that b can only be reached
 // through satisfies ok, given the branch's condition and the edge taken
 // (true for the then edge). A branch qualifies when the successor on that
-// edge has the If's block as its only predecessor and dominates b.
-func guardedBy(b *ssa.BasicBlock, ok func(cond ssa.Value, taken bool) bool) bool {
+// edge has the If's block as its only predecessor and dominates b; other
+// predecessors that dead reports (every path from them dies) do not
+// count.
+func guardedBy(b *ssa.BasicBlock, dead func(*ssa.BasicBlock) bool, ok func(cond ssa.Value, taken bool) bool) bool {
 	for c := b; c != nil && c.Idom() != nil; c = c.Idom() {
 		d := c.Idom()
-		if len(c.Preds) != 1 || c.Preds[0] != d || len(d.Instrs) == 0 {
+		if !onlyLivePred(c, d, dead) || len(d.Instrs) == 0 {
 			continue
 		}
 		iff, isIf := d.Instrs[len(d.Instrs)-1].(*ssa.If)
@@ -68,6 +73,21 @@ func guardedBy(b *ssa.BasicBlock, ok func(cond ssa.Value, taken bool) bool) bool
 		}
 	}
 	return false
+}
+
+// onlyLivePred reports whether d is c's one predecessor, not counting
+// those dead reports.
+func onlyLivePred(c, d *ssa.BasicBlock, dead func(*ssa.BasicBlock) bool) bool {
+	found := false
+	for _, p := range c.Preds {
+		switch {
+		case p == d && !found:
+			found = true
+		case dead == nil || !dead(p):
+			return false
+		}
+	}
+	return found
 }
 
 // timerOfChan returns the timer whose C field ch loads (t.C of a

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -167,8 +168,54 @@ func (a *analyzer) neverReturns(fn *ssa.Function, c *ssa.CallCommon) bool {
 			return true
 		}
 	}
+	if callee.Pkg != fn.Pkg && loggerDies(callee) {
+		return true
+	}
 	s := a.summary(callee)
 	return s != nil && s.NoReturn
+}
+
+// dyingLogs names the logging calls that end the program or panic by
+// contract, whatever the logger: Fatal exits after writing, Panic panics
+// with the message. Their bodies often decide it from a level read at run
+// time (a switch on the level string, a hook run after the write), which
+// the summaries cannot follow.
+var dyingLogs = map[string]bool{
+	"Fatal": true, "Fatalf": true, "Fatalln": true, "Fatalw": true,
+	"Panic": true, "Panicf": true, "Panicln": true, "Panicw": true,
+}
+
+// loggerDies reports whether callee is such a call of a logger: a
+// function or method of another package named in dyingLogs, whose
+// parameters are a message (a string, or a format and its
+// arguments) and nothing more. A function of the package itself is judged
+// by its body.
+func loggerDies(callee *ssa.Function) bool {
+	if !dyingLogs[callee.Name()] {
+		return false
+	}
+	obj := FuncObject(callee)
+	if obj == nil || !obj.Exported() {
+		return false
+	}
+	sig := obj.Signature()
+	params := sig.Params()
+	if params.Len() == 0 || sig.Results().Len() != 0 {
+		return false
+	}
+	switch first := params.At(0).Type().Underlying().(type) {
+	case *types.Basic:
+		if first.Info()&types.IsString == 0 {
+			return false
+		}
+	case *types.Slice:
+		if !sig.Variadic() || params.Len() != 1 {
+			return false
+		}
+	default:
+		return false
+	}
+	return params.Len() == 1 || sig.Variadic()
 }
 
 // Dying reports whether instruction instr of f is on a path that ends in a

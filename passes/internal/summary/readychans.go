@@ -32,19 +32,17 @@ import (
 // where a branch showed it ready (guardedRecv): such a receive does not
 // block.
 func (r *Result) ReadyRecv(f *Func, recv *ssa.UnOp) bool {
-	if guardedRecv(recv) {
-		return true
-	}
 	if f == nil || f.Flow == nil {
-		return false
+		return guardedRecv(recv, nil)
 	}
-	return r.a.doneReady(f.Fn, f.Flow, recv)
+	return r.a.readyRecv(f.Fn, f.Flow, recv)
 }
 
 // readyRecv is ReadyRecv for the analyzer's own use (a.mu not held, or
 // held by the caller).
 func (a *analyzer) readyRecv(fn *ssa.Function, flow *lockstate.Result, recv *ssa.UnOp) bool {
-	return guardedRecv(recv) || a.doneReady(fn, flow, recv)
+	dead := func(b *ssa.BasicBlock) bool { return a.dyingAt(fn, b) }
+	return guardedRecv(recv, dead) || a.doneReady(fn, flow, recv)
 }
 
 // doneReady reports whether recv takes from the Done channel of a context
