@@ -103,7 +103,8 @@
 //     whose doc or receiver type's doc says so ("returns with mu held",
 //     "the caller must unlock", "owns the lock until Close releases it"),
 //     one whose result tells the caller it holds the lock (nil error
-//     or true with it held, an error or false without), and one that
+//     or true with it held, an error or false without; also a bool it
+//     has branched on, if !ok { mu.Unlock() }; return c, ok), and one that
 //     returns the lock it keeps (lock = &c.rlock) or its Unlock for the
 //     caller to release; a return that hands back the kept lock's own
 //     Unlock (return g.Unlock, false), or a new object that keeps the

@@ -394,7 +394,7 @@ func acquirerExits(f *summary.Func, e *leakExits, contract bool) (leaks []exit, 
 		}
 		success := false
 		for _, ex := range e.held {
-			switch resultKind(ex.result(i)) {
+			switch ex.resultKind(i) {
 			case "nil":
 				success = true
 			case "non-nil":
@@ -402,7 +402,7 @@ func acquirerExits(f *summary.Func, e *leakExits, contract bool) (leaks []exit, 
 			}
 		}
 		for _, ex := range e.released {
-			if resultKind(ex.result(i)) == "nil" {
+			if ex.resultKind(i) == "nil" {
 				return nil, false // it also reports success without the lock
 			}
 		}
@@ -428,7 +428,7 @@ func commonResult(exits []exit, i int) (string, bool) {
 		if i >= len(ex.ret.Results) {
 			return "", false
 		}
-		v := resultKind(ex.result(i))
+		v := ex.resultKind(i)
 		if v == "" || common != "" && v != common {
 			return "", false
 		}
