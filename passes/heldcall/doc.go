@@ -172,8 +172,10 @@
 // address is passed to (a ring buffer that waits only once its maxLen is
 // set, held by a consumer that never sets it). A branch taken only when an
 // unexported bool field or package variable is true that only _test.go
-// files set (a testing knob in the options, synchronizeForTest) does not
-// run in the program. A lock of an object
+// files set (a testing knob in the options, synchronizeForTest), or only
+// when an unexported field that can be nil is set that no production code
+// sets (if t.sink != nil { t.sink <- b }, a test transport's optional
+// copy of its frames), does not run in the program. A lock of an object
 // that no other goroutine can reach yet (allocated here, not yet stored,
 // sent, passed or captured) is uncontended and not reported, also inside
 // a func literal called in place that captured it (err := func() error {

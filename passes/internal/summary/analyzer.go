@@ -215,6 +215,7 @@ type analyzer struct {
 	lockStores  map[string][]lockStore     // lock pointers stored, by field class
 	private     map[privateKey]bool        // privateCtor's answers
 	switches    map[*types.Var]bool        // testSwitch's answers
+	unset       map[*types.Var]bool        // neverSet's answers
 	globals     *globalUse                 // the package variables' loads, see globalUses
 	// dying flags, by function and block index, the blocks from which
 	// every path ends in a panic or a call that never returns (see

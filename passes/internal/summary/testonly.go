@@ -16,7 +16,10 @@ import (
 // This file finds the code that runs only under a test switch: a branch
 // taken only when a bool field is true that production code never sets,
 // because the field is unexported and only _test.go files (or nobody)
-// store true into it (opts.private.testingAlwaysWaitForCleanup), or an
+// store true into it (opts.private.testingAlwaysWaitForCleanup), a branch
+// taken only when such a field of a type that can be nil is not nil
+// (if t.sink != nil { t.sink <- b }, with only tests, or nobody, setting
+// sink), or an
 // unexported package variable of the package that only _test.go files set
 // to true (synchronizeTokenIDVerifierForTest). What such
 // a branch does under a lock is what tests asked for, not what the
@@ -35,11 +38,19 @@ func (r *Result) TestOnly(f *Func, instr ssa.Instruction) bool {
 // on.
 func (a *analyzer) testOnly(fn *ssa.Function, b *ssa.BasicBlock) bool {
 	for _, c := range a.guardsOf(fn).when(b) {
-		if !c.Value || c.Nil || c.Cmp != token.ILLEGAL || c.Path == "" {
+		if c.Cmp != token.ILLEGAL || c.Path == "" {
 			continue
 		}
-		if v := pathField(fn, c); v != nil && a.testSwitch(v) {
-			return true
+		switch {
+		case c.Nil && !c.Value:
+			// if t.sink != nil { t.sink <- b }, with sink never set.
+			if v := pathField(fn, c, nilable); v != nil && a.neverSet(v) {
+				return true
+			}
+		case !c.Nil && c.Value:
+			if v := pathField(fn, c, isBool); v != nil && a.testSwitch(v) {
+				return true
+			}
 		}
 	}
 	// if synchronizeForTest { ... }, on a package variable.
@@ -153,9 +164,9 @@ func isBool(t types.Type) bool {
 	return ok && b.Kind() == types.Bool
 }
 
-// pathField returns the bool field that the condition c of fn tests, or
-// nil.
-func pathField(fn *ssa.Function, c lockstate.Cond) *types.Var {
+// pathField returns the field that the condition c of fn tests, if its
+// type is one kind accepts, or nil.
+func pathField(fn *ssa.Function, c lockstate.Cond, kind func(types.Type) bool) *types.Var {
 	var t types.Type
 	switch {
 	case c.Param >= 0 && c.Param < len(fn.Params):
@@ -186,10 +197,39 @@ func pathField(fn *ssa.Function, c lockstate.Cond) *types.Var {
 		}
 		t = v.Type()
 	}
-	if b, ok := t.Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+	if !kind(t) {
 		return nil
 	}
 	return v
+}
+
+// nilable reports whether a value of type t can be nil: a pointer, a
+// channel, a map, a func, an interface or a slice.
+func nilable(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Chan, *types.Map, *types.Signature, *types.Interface, *types.Slice:
+		return true
+	}
+	return false
+}
+
+// neverSet reports whether v, a field whose type can be nil, is nil in
+// production code: it is an unexported field of this package, every store
+// into it outside _test.go files stores nil (none does, as a test
+// transport's optional sink that nothing wires), and its address goes
+// nowhere else.
+func (a *analyzer) neverSet(v *types.Var) bool {
+	v = v.Origin()
+	if known, ok := a.unset[v]; ok {
+		return known
+	}
+	ok := v.Pkg() == a.pkg.Pkg && !v.Exported() &&
+		a.eachFieldStore(v, func(_ *ssa.FieldAddr, st *ssa.Store) bool { return IsNil(st.Val) })
+	if a.unset == nil {
+		a.unset = map[*types.Var]bool{}
+	}
+	a.unset[v] = ok
+	return ok
 }
 
 // testSwitch reports whether v, a bool field, is never true in production

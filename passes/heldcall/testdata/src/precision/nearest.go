@@ -60,6 +60,12 @@ type clientConfig struct {
 	keyFile *string
 }
 
+// NewClientConfig sets the options a user asked for: either, both or
+// none.
+func NewClientConfig(signer *signerConfig, keyFile *string) *clientConfig {
+	return &clientConfig{signer: signer, keyFile: keyFile}
+}
+
 func newClient(conf *clientConfig) error {
 	if conf.signer != nil {
 		if _, err := newSigner(conf.signer); err != nil {
