@@ -181,7 +181,11 @@
 // a func literal called in place that captured it (err := func() error {
 // fs.mu.Lock(); ... }()); the lock must lie inside that object, not behind
 // one of its pointers (a new follower's fl.log.mu is the shared log's
-// lock). Nor is one
+// lock). Nor is one that a callee left held for ever: a shutdown gate of
+// another package that returns with its unexported mutex locked, which no
+// function can unlock afterwards (syncwg's WaitAndBlock), through every
+// caller that returns it held in turn: whoever waits for it waits for
+// good, whatever runs under it. Nor is one
 // that only the object's own background work can want: a constructor that
 // started the object's flush loop (go s.flushLoop()) or timer
 // (time.AfterFunc(d, s.expire)), code of the package that does not publish

@@ -29,6 +29,10 @@ type Effect struct {
 	// helper that unlocks its caller's lock first): a caller holding only
 	// those does not hold them across the acquisition.
 	Outside []string
+	// Forever is set on an acquisition of a lock that nothing can release
+	// once the function has returned with it (a shutdown gate that leaves
+	// its unexported mutex locked): its callers hold it for ever.
+	Forever bool
 }
 
 // Config configures the analysis of one function.

@@ -288,7 +288,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 			flow := lockstate.Analyze(fn, lockstate.Config{Effects: a.effects, Conds: a.condLockers, Visit: a.visitor(fn)})
 			a.flows[fn] = flow
 			a.funcs[fn].Flow = flow
-			a.funcs[fn].Summary.Effects = flow.Exit
+			a.funcs[fn].Summary.Effects = a.markForever(a.funcs[fn], flow.Exit)
 		}
 	}
 	a.conds = a.condLocks(ssainfo.SrcFuncs, a.flows)
@@ -328,6 +328,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		if !ok || obj == nil || !obj.Exported() {
 			continue
 		}
+		a.sealForever(fn, a.funcs[fn].Summary)
 		s := *a.funcs[fn].Summary
 		if a.logger {
 			s.quieten()

@@ -165,6 +165,7 @@ func (w *factWriter) effects(es []lockstate.Effect) {
 		w.bool(e.Returned)
 		w.conds(e.When)
 		w.strings(e.Outside)
+		w.bool(e.Forever)
 	}
 }
 
@@ -349,6 +350,7 @@ func (r *factReader) effects() []lockstate.Effect {
 		e.Returned = r.bool()
 		e.When = r.conds()
 		e.Outside = r.strings()
+		e.Forever = r.bool()
 	})
 }
 

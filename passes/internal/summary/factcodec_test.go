@@ -147,6 +147,7 @@ func TestFactRoundTrip(t *testing.T) {
 	full := &FuncFact{Summary: Summary{
 		Effects: []lockstate.Effect{
 			{Lock: recv, Mode: lockstate.Read},
+			{Lock: deep, Forever: true},
 			{Lock: global, Release: true, Returned: true},
 			{Lock: wrapped, When: when[:1], Outside: []string{"(*pkg.Conn).mu"}},
 		},

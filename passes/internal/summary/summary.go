@@ -663,6 +663,9 @@ type Func struct {
 	// place it is computed in the caller's context (the caller's held locks
 	// are held at entry).
 	Flow *lockstate.Result
+	// forever holds the keys of the locks the function took through calls
+	// that hold them for ever (forever.go).
+	forever map[string]bool
 	// InPlace is true when the function is a closure invoked in place and
 	// analysed in its caller's context: a call of it is not itself a
 	// finding, its body is.

@@ -36,6 +36,9 @@ func (r *Result) SharedBeyondWorkers(f *Func, held []lockstate.Held, at ssa.Inst
 func (r *Result) shared(f *Func, held []lockstate.Held, at ssa.Instruction, mode escapeMode) []lockstate.Held {
 	out := held[:0:0]
 	for _, h := range held {
+		if f != nil && f.forever[h.Key] {
+			continue // held for ever: no wait grows with what is done under it
+		}
 		if !r.unshared(f, h.ID, at, mode) {
 			out = append(out, h)
 		}

@@ -5,8 +5,9 @@ import "writegate"
 
 // Store is the metadata store.
 type Store struct {
-	gate writegate.Gate
-	meta map[string]string
+	gate    writegate.Gate
+	barrier writegate.Barrier
+	meta    map[string]string
 }
 
 var defaultStore = &Store{meta: map[string]string{}}
@@ -34,3 +35,9 @@ func Snapshot() []byte {
 	}
 	return out
 }
+
+func (s *Store) close() { s.barrier.Seal() }
+
+// Close waits for the writers in flight and shuts the store for good:
+// it returns with the barrier sealed.
+func Close() { defaultStore.close() }
