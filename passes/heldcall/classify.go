@@ -189,6 +189,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	var chain *finding // a blocking chain only plausible: a proven callback comes first
 	if r := c.res.BlockAt(s, f.Fn, call, args, bindings); r != nil {
+		r = c.res.ResolveCondLock(r, f, args)
 		if hs := c.blockedBy(r, held); len(hs) > 0 {
 			fd := blocksFinding("call of "+name+", which blocks: "+c.chain(r), r, hs)
 			if fd.level == confidence.Warning {

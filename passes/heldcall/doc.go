@@ -312,7 +312,9 @@
 //
 // Taking another lock while one is held is not reported here (see lockorder
 // and shardlock). A sync.Cond.Wait on the Cond whose L is the held lock
-// releases it and is not reported. Starting a goroutine under a lock is not
+// releases it and is not reported, also in a helper the Cond is handed to
+// (waitSequential(&fh.cond, ...), with fh.cond made on fh.mu): the
+// caller's argument tells which lock the helper's Wait releases. Starting a goroutine under a lock is not
 // reported.
 //
 // The blocking catalogue can be extended with the -block flag, a

@@ -3,6 +3,8 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -276,4 +278,57 @@ func (a *analyzer) condLock(flow *lockstate.Result, recv ssa.Value) string {
 		return ""
 	}
 	return a.conds[class]
+}
+
+// condParamPrefix marks a Reason's CondLock that names no lock class but
+// the parameter the waited Cond was handed in (a helper waiting on the
+// cond *sync.Cond its caller passes): the caller's argument tells the
+// lock (ResolveCondLock).
+const condParamPrefix = "param:"
+
+// condOfParam returns the CondLock placeholder for a Cond that is fn's
+// parameter, or "".
+func condOfParam(fn *ssa.Function, cond ssa.Value) string {
+	p, ok := stripConv(cond).(*ssa.Parameter)
+	if !ok {
+		return ""
+	}
+	for i, q := range fn.Params {
+		if q == p {
+			return condParamPrefix + strconv.Itoa(i)
+		}
+	}
+	return ""
+}
+
+// condLockAt resolves cl, the CondLock of a callee's reason, at a call in
+// fn with the given arguments: a placeholder for the callee's parameter
+// becomes the lock of the Cond passed there (or fn's own placeholder, when
+// fn passes its parameter on); a class stays. An argument whose Cond's
+// lock is not known leaves none, and the wait blocks every held lock.
+func (a *analyzer) condLockAt(fn *ssa.Function, flow *lockstate.Result, cl string, args []ssa.Value) string {
+	rest, ok := strings.CutPrefix(cl, condParamPrefix)
+	if !ok {
+		return cl
+	}
+	i, err := strconv.Atoi(rest)
+	if err != nil || i >= len(args) || args[i] == nil || flow == nil {
+		return ""
+	}
+	if l := a.condLock(flow, args[i]); l != "" {
+		return l
+	}
+	return condOfParam(fn, args[i])
+}
+
+// ResolveCondLock returns r with its CondLock resolved at a call in f with
+// the given arguments (see condLockAt), or r itself when there is nothing
+// to resolve.
+func (r *Result) ResolveCondLock(reason *Reason, f *Func, args []ssa.Value) *Reason {
+	if reason == nil || !strings.HasPrefix(reason.CondLock, condParamPrefix) || f == nil {
+		return reason
+	}
+	out := *reason
+	out.CondLock = r.a.condLockAt(f.Fn, f.Flow, reason.CondLock, args)
+	return &out
 }

@@ -232,7 +232,11 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, instr ssa.CallInstruc
 	case lockstate.Release:
 		return
 	case lockstate.CondWait:
-		setBlock(catalog.Wait, "(*sync.Cond).Wait", a.condLock(flow, op.Recv))
+		cl := a.condLock(flow, op.Recv)
+		if cl == "" {
+			cl = condOfParam(fn, op.Recv) // the caller's Cond: its argument tells
+		}
+		setBlock(catalog.Wait, "(*sync.Cond).Wait", cl)
 		return
 	}
 	if c.IsInvoke() {

@@ -323,6 +323,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		r := b.extend(name.get())
 		r.When = when
 		r.Guarded = guarded
+		r.CondLock = a.condLockAt(fn, a.flows[fn], r.CondLock, st.args)
 		if st.env != "" && r.Plausible == "" {
 			r.Plausible, r.Guarded = st.env, true
 		}
