@@ -556,7 +556,7 @@ func (c *checker) mayReleaseClass(g *ssa.Function, class string, depth int) bool
 	if gf == nil || gf.Flow == nil {
 		return false
 	}
-	if releasesClass(gf, class) {
+	if c.releasesClass(gf, class) {
 		return true
 	}
 	if depth >= 2 {
@@ -580,7 +580,7 @@ func (c *checker) mayReleaseClass(g *ssa.Function, class string, depth int) bool
 
 // releasesClass reports whether g unlocks a lock of class on some path,
 // itself or through an unlock wrapper it calls.
-func releasesClass(g *summary.Func, class string) bool {
+func (c *checker) releasesClass(g *summary.Func, class string) bool {
 	for _, op := range lockOps(g.Fn) {
 		if op.Kind == lockstate.Release && g.Flow.IDOf(op.Recv).Class == class {
 			return true
@@ -589,6 +589,22 @@ func releasesClass(g *summary.Func, class string) bool {
 	for _, e := range g.Flow.Exit {
 		if e.Release && e.Lock.Class == class {
 			return true
+		}
+	}
+	// An unlock wrapper called on some path only (if !done {
+	// h.locks.Unlock(id) }): the exit does not show it.
+	for _, b := range g.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			_, effects := c.res.CallEffects(g.Flow, call.Common(), func(s *summary.Summary) []lockstate.Effect { return s.Effects })
+			for _, e := range effects {
+				if e.Release && !e.Returned && e.Lock.Class == class {
+					return true
+				}
+			}
 		}
 	}
 	return false
