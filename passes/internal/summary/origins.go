@@ -680,7 +680,7 @@ func (a *analyzer) takesUnexported(sig *types.Signature) bool {
 
 // sealedFuncOrigin returns what a value of the sealed func type n can be:
 // the union of every conversion to n (to any instantiation of it, for a
-// generic type) in the package, which is closed
+// generic type) in the package's non-test files, which is closed
 // unless one of them converts a value the package does not decide.
 func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
 	if o, ok := a.sealedFuncs[n.Obj()]; ok {
@@ -692,6 +692,9 @@ func (a *analyzer) sealedFuncOrigin(n *types.Named) Origin {
 	a.sealedFuncs[n.Obj()] = Origin{} // in progress: a cycle adds nothing
 	var o Origin
 	for _, fn := range a.srcFuncs {
+		if srcname.InTest(fn.Prog.Fset, fn.Pos()) {
+			continue // a test's stand-in is not what the program runs
+		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if ct, ok := instr.(*ssa.ChangeType); ok && sameNamed(ct.Type(), n) {

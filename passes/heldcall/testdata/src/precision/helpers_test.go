@@ -25,3 +25,16 @@ func TestCleanerWaits(t *testing.T) {
 }
 
 func init() { synchronizeRefreshForTest = true }
+
+func slowNeverStop() bool {
+	time.Sleep(time.Millisecond)
+	return false
+}
+
+// A test slows the tombstone cleanup down through the abort func.
+func TestSlowCleanup(t *testing.T) {
+	c := &tombstoneCleaner{tombstones: map[uint64]bool{1: true}}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.removeTombstones(slowNeverStop)
+}
