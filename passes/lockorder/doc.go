@@ -224,7 +224,12 @@
 // else): a resource manager's peer scopes and connection scopes each embed
 // a *resourceScope of their own, so a peer scope's lock taken under the
 // manager's and a connection scope's lock held while it takes the
-// manager's are never the same lock. -severity note reports notes too.
+// manager's are never the same lock. The same holds across packages: each
+// package's exported edges name the struct type whose owned field a lock
+// hangs off, and an object a constructor of another package returns new
+// (stripes.New(64)) is as much the field's own as one made in place, so a
+// vector index's posting stripes and its graph's node stripes, two tables
+// of one type, make no cycle. -severity note reports notes too.
 // TryLock never deadlocks and is ignored. Instances of one class reached
 // from one another (a parent and its child) are not reported, and two
 // shards of one array are shardlock's business.

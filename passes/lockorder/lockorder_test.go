@@ -14,6 +14,6 @@ import (
 func TestLockorder(t *testing.T) {
 	leveltest.ReportNotes(t)
 	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer,
-		"cache", "bank", "registry", "registryuser", "accounts", "haslock", "handoff", "clusters", "readers", "leaks", "formatting", "membership", "connpool", "connhandler", "replicas", "keylocks", "inventory", "kvserver", "kvtick", "deferred", "dispatch", "loops", "funcargs", "subconns", "relock", "condlockers", "wrappedlocks", "scopes", "lazyinit", "gates", "condclasses", "methodvalues", "deferloops", "visitors", "lookups", "executors", "returnedfuncs")
+		"cache", "bank", "registry", "registryuser", "accounts", "haslock", "handoff", "clusters", "readers", "leaks", "formatting", "membership", "connpool", "connhandler", "replicas", "keylocks", "inventory", "kvserver", "kvtick", "deferred", "dispatch", "loops", "funcargs", "subconns", "relock", "condlockers", "wrappedlocks", "scopes", "lazyinit", "gates", "condclasses", "methodvalues", "deferloops", "visitors", "lookups", "executors", "returnedfuncs", "vectorindex/stripes", "vectorindex/graph", "vectorindex/postings")
 	leveltest.Check(t, results)
 }

@@ -34,6 +34,11 @@ type classEdge struct {
 	// Related is set when the two instances are tied to each other (see
 	// related): a cycle of related edges is a warning across packages too.
 	Related bool
+	// FromOwner and ToOwner name, for a lock that hangs off an owned
+	// pointer field of a struct type of the exporting package (see
+	// distinctOwners), that type: a lock of the same class hanging off
+	// another type's owned field, in the importing package, is never it.
+	FromOwner, ToOwner string
 	// Path is the edge's path for a finding's related locations: where
 	// From was taken, where To was (or the call leading to it) and the
 	// calls down to the acquisition.
@@ -73,7 +78,8 @@ func (c *checker) exportEdges() {
 			continue // a test's orders are not the package's, for its importers
 		}
 		ce := classEdge{From: e.from.Class, To: e.to.Class, FromRead: e.from.Mode == lockstate.Read, ToRead: e.toMode == lockstate.Read,
-			Where: c.pass.Pkg.Path() + " " + srcname.At(c.pass.Fset, e.pos), Related: e.related}
+			Where: c.pass.Pkg.Path() + " " + srcname.At(c.pass.Fset, e.pos), Related: e.related,
+			FromOwner: c.ownerType(e.from.ID), ToOwner: c.ownerType(e.to)}
 		k := edgeKey{ce.From, ce.To, ce.FromRead, ce.ToRead, ce.Where, ce.Related}
 		if seen[k] {
 			continue
@@ -133,7 +139,7 @@ func (c *checker) reportPackageCycles(reported map[int]bool) {
 		if e.from.Class == "" || e.to.Class == "" || e.from.Class == e.to.Class || reported[int(e.pos)] {
 			continue
 		}
-		b, ok := oppositeImported(e, imported[[2]string{e.to.Class, e.from.Class}])
+		b, ok := c.oppositeImported(e, imported[[2]string{e.to.Class, e.from.Class}])
 		if !ok {
 			continue
 		}
@@ -145,7 +151,7 @@ func (c *checker) reportPackageCycles(reported map[int]bool) {
 		for _, st := range b.Path {
 			sites = append(sites, site{pos: c.posOf(st.File, st.Line, st.Col), msg: st.Msg})
 		}
-		if e.related && b.Related {
+		if e.related && b.Related && !c.distinctAcross(e, b) {
 			c.reportCycle(e, msg, sites, confidence.Warning, "")
 			continue
 		}
@@ -154,19 +160,48 @@ func (c *checker) reportPackageCycles(reported map[int]bool) {
 }
 
 // oppositeImported finds an imported edge that, with e, can deadlock: not
-// both reads. A related edge is preferred.
-func oppositeImported(e edge, back []classEdge) (classEdge, bool) {
+// both reads. A related edge whose locks can be e's is preferred.
+func (c *checker) oppositeImported(e edge, back []classEdge) (classEdge, bool) {
 	var found classEdge
 	ok := false
 	for _, b := range back {
 		if e.from.Mode == lockstate.Read && e.toMode == lockstate.Read && b.FromRead && b.ToRead {
 			continue // readers alone do not deadlock
 		}
-		if !ok || (b.Related && !found.Related) {
+		if !ok || (c.sameAcross(e, b) && !c.sameAcross(e, found)) {
 			found, ok = b, true
 		}
 	}
 	return found, ok
+}
+
+// sameAcross reports whether the imported edge b is related and its locks
+// can be those of e.
+func (c *checker) sameAcross(e edge, b classEdge) bool {
+	return b.Related && !c.distinctAcross(e, b)
+}
+
+// distinctAcross reports whether the cycle of e and the imported edge b
+// joins two locks of one class that can never be the same: each hangs
+// off an owned pointer field of a different struct type (a vector
+// index's posting locks and its graph's node locks, both a
+// *ShardedRWLocks of a third package that each constructor makes).
+func (c *checker) distinctAcross(e edge, b classEdge) bool {
+	if o := c.ownerType(e.to); o != "" && b.FromOwner != "" && o != b.FromOwner {
+		return true
+	}
+	o := c.ownerType(e.from.ID)
+	return o != "" && b.ToOwner != "" && o != b.ToOwner
+}
+
+// ownerType names the struct type of the package whose owned pointer
+// field lock id hangs off, or "".
+func (c *checker) ownerType(id lockstate.ID) string {
+	t, f, ok := c.owner(id)
+	if !ok || !c.res.OwnedPointerField(t, f) {
+		return ""
+	}
+	return t.Obj().Pkg().Path() + "." + t.Obj().Name()
 }
 
 // posOf returns a position for line and column of a file of another

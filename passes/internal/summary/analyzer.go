@@ -330,6 +330,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		}
 		a.sealForever(fn, a.funcs[fn].Summary)
 		s := *a.funcs[fn].Summary
+		s.Fresh = a.privateCtor(fn, strict, 0)
 		if a.logger {
 			s.quieten()
 		}

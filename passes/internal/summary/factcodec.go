@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 5
+const factVersion = 6
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -213,6 +213,7 @@ func encodeSummary(s *Summary) []byte {
 	w.strings(s.Acquires)
 	w.effects(s.Takes)
 	w.bool(s.NoReturn)
+	w.bool(s.Fresh)
 
 	n := 1 + binary.MaxVarintLen64 + len(w.body)
 	for _, e := range w.entries {
@@ -423,6 +424,7 @@ func decodeSummary(data []byte) (*Summary, error) {
 	s.Acquires = r.strings()
 	s.Takes = r.effects()
 	s.NoReturn = r.bool()
+	s.Fresh = r.bool()
 	if r.err == nil && len(r.data) != 0 {
 		r.fail()
 	}

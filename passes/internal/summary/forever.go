@@ -103,7 +103,7 @@ func (a *analyzer) sealForever(fn *ssa.Function, s *Summary) {
 		if e.Release || e.Forever || e.Returned {
 			continue
 		}
-		if v := a.lockedField(fn, flow, e.Lock.Key); v == nil || !a.sealedLock(v) {
+		if v := a.lockedField(fn, flow, e.Lock.Key); v == nil || !a.sealedLock(v) || a.releasedUnheld(e.Lock.Class) {
 			continue
 		}
 		if effects == nil {
@@ -143,7 +143,9 @@ func (a *analyzer) lockedField(fn *ssa.Function, flow *lockstate.Result, key str
 // released by a function of this package that locked it first: v is an
 // unexported sync.Mutex or sync.RWMutex field of the package, every use
 // of its address outside _test.go files calls one of the lock's own
-// methods, and each function that unlocks it also locks it.
+// methods, some function unlocks it, and each function that unlocks it
+// also locks it (releasedUnheld rules out the ones that unlock a lock
+// their caller took).
 func (a *analyzer) sealedLock(v *types.Var) bool {
 	if v.Exported() || v.Pkg() != a.pkg.Pkg || !lockstate.IsLockType(v.Type()) {
 		return false
@@ -181,7 +183,25 @@ func (a *analyzer) sealedLock(v *types.Var) bool {
 			return false
 		}
 	}
-	return true
+	// A lock that nothing unlocks is no gate the package closes on
+	// purpose: a half-written type, or a lock for the callers of another
+	// function to release that is yet to come.
+	return len(unlocks) > 0
+}
+
+// releasedUnheld reports whether a function of the package releases a
+// lock of class that it did not take itself (an unlock wrapper, a
+// hand-over-hand step that unlocks the node its caller locked), or
+// returns such a release for its caller to call.
+func (a *analyzer) releasedUnheld(class string) bool {
+	for _, f := range a.funcs {
+		for _, e := range f.Summary.Effects {
+			if e.Release && e.Lock.Class == class {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // structOf returns the struct type t points to, or nil.

@@ -141,6 +141,12 @@ type Summary struct {
 	// runtime.Goexit). What blocks on a path to such a call is not
 	// reported (see noreturn.go).
 	NoReturn bool
+	// Fresh is set, in a fact, on a constructor: every return of the
+	// function is an object it makes (or another constructor's) and lets
+	// go nowhere else first. Its callers in other packages hold the only
+	// reference to what it returns, as they would to an object they
+	// allocated.
+	Fresh bool
 
 	// version counts the changes of the summary while the package's
 	// summaries are propagated: a caller skips a callee that has not
@@ -496,6 +502,9 @@ func (ff *FuncFact) String() string {
 		if lock == "" {
 			lock = e.Lock.Key // a lock wrapper's, classed by the caller's argument
 		}
+		if e.Forever {
+			lock += " for ever"
+		}
 		parts = append(parts, op+" "+lock)
 	}
 	for _, b := range f.Blocks {
@@ -513,6 +522,9 @@ func (ff *FuncFact) String() string {
 	}
 	if len(f.CallsParams) > 0 {
 		parts = append(parts, "calls params")
+	}
+	if f.Fresh {
+		parts = append(parts, "returns a new object")
 	}
 	for _, pc := range f.CalledReleased {
 		parts = append(parts, "calls param "+itoa(pc.Param)+" without "+strings.Join(pc.Classes, ", "))
@@ -532,7 +544,7 @@ func (ff *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn
+		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh
 }
 
 // CallsParam reports whether the function calls its i'th parameter.

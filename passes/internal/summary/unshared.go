@@ -114,6 +114,11 @@ func (a *analyzer) privateResult(call *ssa.Call, mode escapeMode) bool {
 	if callee == nil {
 		return false
 	}
+	if d := a.declared(callee); a.funcs[d] == nil {
+		// Another package's constructor, known by its fact.
+		s := a.summary(callee)
+		return s != nil && s.Fresh
+	}
 	return a.privateCtor(a.declared(callee), mode, 0)
 }
 

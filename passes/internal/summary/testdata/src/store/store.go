@@ -63,7 +63,7 @@ func (s *Store) Size() int { return len(s.pending) }
 // Notify hands off on a buffered channel it created: not blocking.
 type Notifier struct{ ready chan struct{} }
 
-func NewNotifier() *Notifier { return &Notifier{ready: make(chan struct{}, 1)} }
+func NewNotifier() *Notifier { return &Notifier{ready: make(chan struct{}, 1)} } // want NewNotifier:`lockfacts\(returns a new object\)`
 
 func (n *Notifier) Notify() {
 	n.ready <- struct{}{}
