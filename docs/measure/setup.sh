@@ -19,8 +19,10 @@
 # (MODS="kcp clickhouse puddle"), and tailscale, nsq, dragonboat, CoreDNS
 # and Serf, read in r26 (MODS="tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin"),
 # and the modules of r27 (MODS="seaweedfs webrtc spicedb certmagic kine
-# sctp statedb ice pubsub kaddht fasthttp ants websocket traefik") and r28
-# (MODS="pulsar boxo alertmanager temporal cortex gozero").
+# sctp statedb ice pubsub kaddht fasthttp ants websocket traefik"), r28
+# (MODS="pulsar boxo alertmanager temporal cortex gozero") and r29
+# (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
+# rclone weaviate").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -110,6 +112,26 @@ fetch alertmanager github.com/prometheus/alertmanager v0.35.0
 fetch temporal go.temporal.io/server v1.32.1
 fetch cortex github.com/cortexproject/cortex v1.21.1
 fetch gozero github.com/zeromicro/go-zero v1.10.3
+fetch xds github.com/envoyproxy/go-control-plane v0.14.0
+fetch tsdk go.temporal.io/sdk v1.51.0
+fetch bleve github.com/blevesearch/bleve/v2 v2.6.3
+fetch vm github.com/VictoriaMetrics/VictoriaMetrics v1.151.0
+fetch centrifugo github.com/centrifugal/centrifugo/v6 v6.9.1
+fetch ctrlrt sigs.k8s.io/controller-runtime v0.25.3
+fetch otelsdk go.opentelemetry.io/otel/sdk v1.47.0
+fetch otelmetric go.opentelemetry.io/otel/sdk/metric v1.47.0
+fetch watermill github.com/ThreeDotsLabs/watermill v1.5.1
+fetch rclone github.com/rclone/rclone v1.76.0
+fetch weaviate github.com/weaviate/weaviate v1.35.2
+# go-control-plane and the OpenTelemetry SDKs replace their sibling
+# modules with directories of their repositories: the proxy's versions
+# serve.
+for m in xds otelsdk otelmetric; do
+	(cd "$dir/$m" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or [] if r["New"]["Path"].startswith(".")]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
+done
+# VictoriaMetrics names a client_golang/exp pseudo-version the proxy no
+# longer serves: the next one it does stands in.
+(cd "$dir/vm" && go mod edit -replace github.com/prometheus/client_golang/exp=github.com/prometheus/client_golang/exp@v0.0.0-20260724065723-ecdb8254ba61 && GOFLAGS=-mod=mod go mod download github.com/prometheus/client_golang/exp)
 # Alertmanager's module zip lacks its UI's built assets (ui/app/dist),
 # which ui/web.go embeds: an empty index.html stands in.
 mkdir -p "$dir/alertmanager/ui/app/dist" && touch "$dir/alertmanager/ui/app/dist/index.html"
@@ -136,7 +158,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
