@@ -214,40 +214,29 @@ func nilable(t types.Type) bool {
 }
 
 // neverSet reports whether v, a field whose type can be nil, is nil in
-// production code: it is an unexported field of this package, every store
-// into it outside _test.go files stores nil (none does, as a test
-// transport's optional sink that nothing wires), and its address goes
-// nowhere else.
-func (a *analyzer) neverSet(v *types.Var) bool {
-	v = v.Origin()
-	if known, ok := a.unset[v]; ok {
-		return known
-	}
-	ok := v.Pkg() == a.pkg.Pkg && !v.Exported() &&
-		a.eachFieldStore(v, func(_ *ssa.FieldAddr, st *ssa.Store) bool { return IsNil(st.Val) })
-	if a.unset == nil {
-		a.unset = map[*types.Var]bool{}
-	}
-	a.unset[v] = ok
-	return ok
-}
+// production code: every store into it outside _test.go files stores nil
+// (none does, as a test transport's optional sink that nothing wires).
+func (a *analyzer) neverSet(v *types.Var) bool { return a.onlyStored(&a.unset, v, IsNil) }
 
 // testSwitch reports whether v, a bool field, is never true in production
-// code: it is an unexported field of this package, and every store into
-// it outside _test.go files stores false, and its address goes nowhere
-// else.
-func (a *analyzer) testSwitch(v *types.Var) bool {
+// code: every store into it outside _test.go files stores false.
+func (a *analyzer) testSwitch(v *types.Var) bool { return a.onlyStored(&a.switches, v, isFalse) }
+
+// onlyStored reports whether v is an unexported field of this package
+// whose every store outside _test.go files stores a value ok accepts, and
+// whose address goes nowhere else. memo keeps the answers by field.
+func (a *analyzer) onlyStored(memo *map[*types.Var]bool, v *types.Var, ok func(ssa.Value) bool) bool {
 	v = v.Origin()
-	if known, ok := a.switches[v]; ok {
+	if known, found := (*memo)[v]; found {
 		return known
 	}
-	ok := v.Pkg() == a.pkg.Pkg && !v.Exported() &&
-		a.eachFieldStore(v, func(_ *ssa.FieldAddr, st *ssa.Store) bool { return isFalse(st.Val) })
-	if a.switches == nil {
-		a.switches = map[*types.Var]bool{}
+	yes := v.Pkg() == a.pkg.Pkg && !v.Exported() &&
+		a.eachFieldStore(v, func(_ *ssa.FieldAddr, st *ssa.Store) bool { return ok(st.Val) })
+	if *memo == nil {
+		*memo = map[*types.Var]bool{}
 	}
-	a.switches[v] = ok
-	return ok
+	(*memo)[v] = yes
+	return yes
 }
 
 // isFalse reports whether v is the constant false.
