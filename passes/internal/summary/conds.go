@@ -289,14 +289,10 @@ const condParamPrefix = "param:"
 // condOfParam returns the CondLock placeholder for a Cond that is fn's
 // parameter, or "".
 func condOfParam(fn *ssa.Function, cond ssa.Value) string {
-	p, ok := stripConv(cond).(*ssa.Parameter)
-	if !ok {
-		return ""
-	}
-	for i, q := range fn.Params {
-		if q == p {
-			return condParamPrefix + strconv.Itoa(i)
-		}
+	// The parameter itself, or the cell SSA keeps it in when a closure
+	// captures it (the goroutine that wakes the waiter on a timeout).
+	if i, path, ok := paramValue(fn, stripConv(cond)); ok && i >= 0 && path == "" {
+		return condParamPrefix + strconv.Itoa(i)
 	}
 	return ""
 }

@@ -1,6 +1,10 @@
 package cond
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
 // A file handle accepts writes only in sequence: an out-of-order write
 // waits on the handle's Cond, made on the handle's own mutex, through a
@@ -18,11 +22,28 @@ func newSeqWriter() *seqWriter {
 	return w
 }
 
-// waitInSequence waits until *poff reaches off; the caller holds cond.L.
+// waitInSequence waits until *poff reaches off, or gives up when the
+// timer fires; the caller holds cond.L. The goroutine that wakes it on
+// a timeout captures the Cond.
 func waitInSequence(cond *sync.Cond, poff *int64, off int64) {
-	for *poff != off {
+	timeout := time.NewTimer(time.Second)
+	done := make(chan struct{})
+	var abort atomic.Bool
+	go func() {
+		select {
+		case <-timeout.C:
+			cond.L.Lock()
+			abort.Store(true)
+			cond.Broadcast()
+			cond.L.Unlock()
+		case <-done:
+		}
+	}()
+	for *poff != off && !abort.Load() {
 		cond.Wait()
 	}
+	close(done)
+	timeout.Stop()
 }
 
 // waitTurn hands its caller's Cond on.
