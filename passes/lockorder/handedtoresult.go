@@ -53,7 +53,7 @@ func (c *checker) handsToResult(f *summary.Func, ex exit, id lockstate.ID) bool 
 				if owner == "" || !below || rest == "" || (rest[0] != '.' && rest[0] != '[') {
 					continue
 				}
-				if c.releasedThrough(f.Fn.Prog, alloc.Type(), fa.Field, rest) {
+				if v := summary.FieldVar(fa); v != nil && c.releasedThrough(f.Fn.Prog, alloc.Type(), v.Name(), rest) {
 					return true
 				}
 			}
@@ -86,13 +86,10 @@ func newObject(v ssa.Value) *ssa.Alloc {
 
 // releasedThrough reports whether a method of ptr (a pointer to a struct
 // type of the package) releases the lock at path rest below the value held
-// in its field'th field: t.index.mu.RUnlock() for field index, rest ".mu".
-func (c *checker) releasedThrough(prog *ssa.Program, ptr types.Type, field int, rest string) bool {
-	st, ok := ptr.Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-	if !ok || field >= st.NumFields() {
-		return false
-	}
-	want := "p0." + st.Field(field).Name() + rest
+// in its field named field: t.index.mu.RUnlock() for field index, rest
+// ".mu".
+func (c *checker) releasedThrough(prog *ssa.Program, ptr types.Type, field, rest string) bool {
+	want := "p0." + field + rest
 	mset := prog.MethodSets.MethodSet(ptr)
 	for i := range mset.Len() {
 		fn := prog.MethodValue(mset.At(i))

@@ -130,8 +130,8 @@ func (a *analyzer) lockedField(fn *ssa.Function, flow *lockstate.Result, key str
 				continue
 			}
 			if fa, ok := op.Recv.(*ssa.FieldAddr); ok {
-				if st := structOf(fa.X.Type()); st != nil && fa.Field < st.NumFields() {
-					return st.Field(fa.Field).Origin()
+				if v := FieldVar(fa); v != nil {
+					return v.Origin()
 				}
 			}
 		}
@@ -202,13 +202,4 @@ func (a *analyzer) releasedUnheld(class string) bool {
 		}
 	}
 	return false
-}
-
-// structOf returns the struct type t points to, or nil.
-func structOf(t types.Type) *types.Struct {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, _ := t.Underlying().(*types.Struct)
-	return st
 }
