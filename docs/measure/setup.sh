@@ -22,7 +22,7 @@
 # sctp statedb ice pubsub kaddht fasthttp ants websocket traefik"), r28
 # (MODS="pulsar boxo alertmanager temporal cortex gozero") and r29
 # (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
-# rclone weaviate").
+# rclone weaviate") and r30 (MODS="livekit buildkit thanos").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -123,6 +123,10 @@ fetch otelmetric go.opentelemetry.io/otel/sdk/metric v1.47.0
 fetch watermill github.com/ThreeDotsLabs/watermill v1.5.1
 fetch rclone github.com/rclone/rclone v1.76.0
 fetch weaviate github.com/weaviate/weaviate v1.35.2
+fetch livekit github.com/livekit/livekit-server v1.13.11
+fetch buildkit github.com/moby/buildkit v0.35.0
+# Thanos v0.42 needs Go 1.26.10: v0.41.0 builds with the machine's.
+fetch thanos github.com/thanos-io/thanos v0.41.0
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -132,6 +136,10 @@ done
 # VictoriaMetrics names a client_golang/exp pseudo-version the proxy no
 # longer serves: the next one it does stands in.
 (cd "$dir/vm" && go mod edit -replace github.com/prometheus/client_golang/exp=github.com/prometheus/client_golang/exp@v0.0.0-20260724065723-ecdb8254ba61 && GOFLAGS=-mod=mod go mod download github.com/prometheus/client_golang/exp)
+# LiveKit replaces pion's webrtc, dtls and ice with forks the proxy does
+# not serve: pion's own versions stand in, and the two SettingEngine calls
+# only the webrtc fork has are commented out.
+(cd "$dir/livekit" && if go mod edit -json | grep -q livekit/webrtc-pion; then go mod edit -dropreplace=github.com/pion/webrtc/v4 -dropreplace=github.com/pion/dtls/v3 -dropreplace=github.com/pion/ice/v4 && go mod tidy && sed -i 's/^\t\t\(se\.Enable\(Sped\|SctpSnap\)(true)\)/\t\t\/\/ \1/' pkg/rtc/transport.go; fi)
 # Alertmanager's module zip lacks its UI's built assets (ui/app/dist),
 # which ui/web.go embeds: an empty index.html stands in.
 mkdir -p "$dir/alertmanager/ui/app/dist" && touch "$dir/alertmanager/ui/app/dist/index.html"
@@ -158,7 +166,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done

@@ -152,7 +152,9 @@ func onlyInCond(v ssa.Value) bool {
 
 // lockClassOf returns the class of the lock v (in fn) points to: its own
 // class, or for a parameter (vs.init(..., mu *sync.Mutex) storing
-// vs.cond.L = mu) the one class the package passes at every call site.
+// vs.cond.L = mu) the one class the package passes at every call site. A
+// new lock passed there is named by the one field the caller also keeps it
+// in (mu := new(sync.Mutex); &stream{mu: mu, ring: newRing(mu)}).
 func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string {
 	v = lockstate.Unbox(v)
 	if flow := a.flows[fn]; flow != nil {
@@ -171,6 +173,11 @@ func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string 
 			return ""
 		}
 		c := a.lockClassOf(cs.fn, cs.call.Args[i], depth+1)
+		if flow := a.flows[cs.fn]; flow != nil {
+			if stored := storedFieldClass(flow, cs.call.Args[i]); stored != "" {
+				c = stored
+			}
+		}
 		if c == "" || class != "" && c != class {
 			return ""
 		}
