@@ -501,7 +501,7 @@ func paramPath(fn *ssa.Function, addr ssa.Value) (int, string, bool) {
 // lockstate.Cond) is evaluated on the value bound to it, in bindings.
 func condsHold(fn *ssa.Function, at judged, when []lockstate.Cond, args, bindings []ssa.Value) (holds bool, out []lockstate.Cond, dropped bool) {
 	for _, c := range when {
-		arg := condArg(c, args, bindings)
+		arg := condArg(fn, at, c, args, bindings)
 		if arg == nil {
 			dropped = true
 			continue
@@ -522,9 +522,10 @@ func condsHold(fn *ssa.Function, at judged, when []lockstate.Cond, args, binding
 	return true, out, dropped
 }
 
-// condArg returns the value a condition tests at a call: an argument, or
-// the value bound to a closure's captured variable; nil when unknown.
-func condArg(c lockstate.Cond, args, bindings []ssa.Value) ssa.Value {
+// condArg returns the value a condition tests at a call in fn: an
+// argument, or the value bound to a closure's captured variable; nil when
+// unknown.
+func condArg(fn *ssa.Function, at judged, c lockstate.Cond, args, bindings []ssa.Value) ssa.Value {
 	if c.Param < 0 {
 		i := -1 - c.Param
 		if i >= len(bindings) {
@@ -532,9 +533,15 @@ func condArg(c lockstate.Cond, args, bindings []ssa.Value) ssa.Value {
 		}
 		if cell, ok := bindings[i].(*ssa.Alloc); ok {
 			// Captured by reference: the value the cell holds, if
-			// it is stored once.
+			// it is stored once, or, for a deferred call, the one
+			// value it holds at every return the call runs at.
 			if v := lockstate.CellValue(cell); v != nil {
 				return v
+			}
+			if d := deferredAt(fn, at.call); d != nil && c.Path == "" {
+				if k := deferredExitValue(fn, d, cell); k != nil {
+					return k
+				}
 			}
 			return nil
 		}

@@ -1,0 +1,162 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// This file decides what a deferred closure sees in a variable it
+// captures by reference when it runs: the value the function leaves there
+// at each return the defer can run at. The undo of a step, deferred once
+// the step has succeeded, usually tests the named error result:
+//
+//	if err := mount.All(mounts, dir); err != nil {
+//		return nil, err
+//	}
+//	defer func() {
+//		if retErr != nil {
+//			mount.Unmount(dir, 0) // never runs: every later return is nil
+//		}
+//	}()
+//	...
+//	return mounts, nil
+//
+// When every return after the defer stores the same constant into the
+// variable, that constant is the closure's value there.
+
+// deferredAt returns the defer statement of fn whose call is call, or nil.
+func deferredAt(fn *ssa.Function, call *ssa.CallCommon) *ssa.Defer {
+	if fn == nil || call == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok && &d.Call == call {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// maxExitWalk bounds the single-predecessor blocks walked back from a
+// return to the store that sets the variable for it.
+const maxExitWalk = 8
+
+// deferredExitValue returns the constant that fn stores into cell, a
+// variable the closure deferred by d captures by reference, last before
+// every return that d can run at, or nil: when two returns store
+// different values, a return is reached without such a store after d, the
+// variable's address is handed out, or a closure may assign it (a defer
+// run earlier, say).
+func deferredExitValue(fn *ssa.Function, d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
+	if !onlyReadByClosures(cell) {
+		return nil
+	}
+	var val *ssa.Const
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{d.Block()}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+		if _, ret := lastInstr(b).(*ssa.Return); !ret {
+			continue
+		}
+		k := storedBeforeExit(b, d, cell)
+		if k == nil || val != nil && !sameConst(val, k) {
+			return nil
+		}
+		val = k
+	}
+	return val
+}
+
+// storedBeforeExit returns the constant stored into cell last before the
+// return ending ret, walking back through blocks with one predecessor but
+// not past d; nil when it is not a constant or not found.
+func storedBeforeExit(ret *ssa.BasicBlock, d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
+	b := ret
+	for range maxExitWalk {
+		for i := len(b.Instrs) - 1; i >= 0; i-- {
+			switch instr := b.Instrs[i].(type) {
+			case *ssa.Defer:
+				if instr == d {
+					return nil // back at the defer: nothing stored after it
+				}
+			case *ssa.Store:
+				if instr.Addr == cell {
+					k, _ := instr.Val.(*ssa.Const)
+					return k
+				}
+			}
+		}
+		if len(b.Preds) != 1 {
+			return nil
+		}
+		b = b.Preds[0]
+	}
+	return nil
+}
+
+// onlyReadByClosures reports whether cell is only stored to, loaded and
+// captured by closures that only load it.
+func onlyReadByClosures(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != cell {
+				return false // the cell's address is stored somewhere
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			g, _ := r.Fn.(*ssa.Function)
+			if g == nil {
+				return false
+			}
+			for i, b := range r.Bindings {
+				if b == ssa.Value(cell) && !onlyLoaded(g.FreeVars[i]) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// onlyLoaded reports whether the captured cell fv is only loaded.
+func onlyLoaded(fv *ssa.FreeVar) bool {
+	for _, ref := range *fv.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sameConst reports whether two constants are the same value (nil, or
+// equal basic values).
+func sameConst(x, y *ssa.Const) bool {
+	if x.Value == nil || y.Value == nil {
+		return x.Value == nil && y.Value == nil && x.IsNil() && y.IsNil()
+	}
+	return x.Value.Kind() == y.Value.Kind() && constant.Compare(x.Value, token.EQL, y.Value)
+}
