@@ -304,7 +304,10 @@
 // Nor for a private mutex the package only ever takes with TryLock, none
 // of them in a loop (a "loop already running" flag): whoever finds it
 // held goes on without it. A TryLock spun on until it succeeds waits, and
-// keeps the finding.
+// keeps the finding. The same holds for teardown when the package takes
+// the mutex with Lock only in functions that end the object's life (Close,
+// Stop and their helpers) and with TryLock everywhere else: a Close that
+// holds it across the final flush delays nobody, and it is a note.
 // The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
@@ -314,7 +317,12 @@
 // and shardlock). A sync.Cond.Wait on the Cond whose L is the held lock
 // releases it and is not reported, also in a helper the Cond is handed to
 // (waitSequential(&fh.cond, ...), with fh.cond made on fh.mu): the
-// caller's argument tells which lock the helper's Wait releases. Starting a goroutine under a lock is not
+// caller's argument tells which lock the helper's Wait releases. A Cond a
+// constructor makes on the lock it is passed (sync.NewCond(mtx)) is tied
+// to the field its caller keeps that lock in. A deferred cleanup that runs
+// only on an error (if retErr != nil { ... }), deferred after the last
+// step that can fail, never runs: every return after the defer leaves the
+// tested variable nil. Starting a goroutine under a lock is not
 // reported.
 //
 // The blocking catalogue can be extended with the -block flag, a

@@ -184,6 +184,9 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && !fd.cycle && everyClass(fd.held, c.res.OnlyTried) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is only ever taken with TryLock: nobody waits for it"
 	}
+	if fd.level == confidence.Warning && !fd.cycle && everyClass(fd.held, func(class string) bool { return c.res.TriedElseTornDown(class, f.Fn) }) {
+		fd.level, fd.why = confidence.Note, lock.Name+" is taken with TryLock everywhere but in teardown: nobody waits for it"
+	}
 	if fd.level == confidence.Warning && !fd.cycle && c.workerOnly(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is taken only by its object's one background goroutine"
 	}

@@ -126,16 +126,17 @@ type analyzer struct {
 	external map[*types.Func]*Summary
 	conds    map[string]string
 	// condLockers gives the lock each Cond field's L stands for.
-	condLockers lockstate.CondLockers
-	impls       map[types.Type][]types.Type // implementing types, by interface
-	concrete    []*types.Named              // see visibleTypes
-	visible     []*types.Package
-	api         map[apiKey]bool
-	apiNames    []string // the package scope's names, for inAPI
-	typeNames   []string
-	quiet       bool            // see quietPackage
-	onlyTried   map[string]bool // lock classes only ever taken with TryLock (trylocks.go)
-	logger      bool            // a logger of the project's own: quiet for its importers (loggers.go)
+	condLockers       lockstate.CondLockers
+	impls             map[types.Type][]types.Type // implementing types, by interface
+	concrete          []*types.Named              // see visibleTypes
+	visible           []*types.Package
+	api               map[apiKey]bool
+	apiNames          []string // the package scope's names, for inAPI
+	typeNames         []string
+	quiet             bool            // see quietPackage
+	onlyTried         map[string]bool // lock classes only ever taken with TryLock (trylocks.go)
+	triedElseTornDown map[string]bool // lock classes taken with TryLock but in teardown (trylocks.go)
+	logger            bool            // a logger of the project's own: quiet for its importers (loggers.go)
 	// executors holds the tasks each function hands to executors
 	// (executors.go), computed on first use.
 	executors   map[*ssa.Function]map[ssa.Instruction]executorTask
