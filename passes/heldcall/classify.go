@@ -124,6 +124,9 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		if l == "" {
 			return nil
 		}
+		// Two Conds made on one mutex share it: a lock taken through
+		// the other's L is released too.
+		held = heldExcept(held, func(h lockstate.Held) bool { return c.res.ThroughCondL(h.Class, l) })
 		if others := without(held, l); len(others) > 0 {
 			return &finding{category: catalog.Wait, what: "call of (*sync.Cond).Wait", held: others}
 		}
@@ -460,6 +463,7 @@ func (c *checker) blockedBy(r *summary.Reason, held []lockstate.Held) []lockstat
 	}
 	if r.CondLock != "" {
 		held = without(held, r.CondLock)
+		held = heldExcept(held, func(h lockstate.Held) bool { return c.res.ThroughCondL(h.Class, r.CondLock) })
 	}
 	for _, class := range r.Released {
 		held = without(held, class)

@@ -277,6 +277,15 @@ func namedPointee(t types.Type) *types.Named {
 	return n
 }
 
+// ThroughCondL reports whether heldClass is the class of a lock taken
+// through the L of a Cond tied to the lock class lock (n.c1.L.Lock(), with
+// c1 and c2 made on one mutex): waiting on either Cond releases it. A
+// lock only its own Cond holds (condOwnL) is another lock for each Cond.
+func (r *Result) ThroughCondL(heldClass, lock string) bool {
+	cond, ok := strings.CutSuffix(heldClass, ".L")
+	return ok && lock != condOwnL && r.conds[cond] == lock
+}
+
 // condLock returns the class of the lock tied to the Cond whose address is
 // recv, or "" when it is not known.
 func (a *analyzer) condLock(flow *lockstate.Result, recv ssa.Value) string {
