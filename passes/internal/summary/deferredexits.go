@@ -120,31 +120,9 @@ func onlyReadByClosures(cell *ssa.Alloc) bool {
 			}
 		case *ssa.DebugRef:
 		case *ssa.MakeClosure:
-			g, _ := r.Fn.(*ssa.Function)
-			if g == nil {
+			if !onlyReads(r, cell) {
 				return false
 			}
-			for i, b := range r.Bindings {
-				if b == ssa.Value(cell) && !onlyLoaded(g.FreeVars[i]) {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// onlyLoaded reports whether the captured cell fv is only loaded.
-func onlyLoaded(fv *ssa.FreeVar) bool {
-	for _, ref := range *fv.Referrers() {
-		switch r := ref.(type) {
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return false
-			}
-		case *ssa.DebugRef:
 		default:
 			return false
 		}
