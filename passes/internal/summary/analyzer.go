@@ -213,6 +213,7 @@ type analyzer struct {
 	sealed      map[*types.TypeName]bool   // sealedStruct's answers
 	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
 	writers     *writerIndex               // which functions write a field (freshfields.go)
+	exits       *deferredExits             // what deferred closures see at the returns (deferredexits.go)
 	lockStores  map[string][]lockStore     // lock pointers stored, by field class
 	private     map[privateKey]bool        // privateCtor's answers
 	switches    map[*types.Var]bool        // testSwitch's answers
@@ -268,6 +269,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	res := &Result{a: a, Pkg: a.pkg, Catalog: a.cat, byFn: a.funcs, external: a.external}
 	a.res = res
 	a.writers = newWriterIndex(a.pkg, ssainfo.SrcFuncs, a.indexed)
+	a.exits = newDeferredExits()
 	for _, fn := range ssainfo.SrcFuncs {
 		f := &Func{Fn: fn, Summary: &Summary{}}
 		a.funcs[fn] = f

@@ -26,33 +26,69 @@ import (
 // When every return after the defer stores the same constant into the
 // variable, that constant is the closure's value there.
 
-// deferredAt returns the defer statement of fn whose call is call, or nil.
-func deferredAt(fn *ssa.Function, call *ssa.CallCommon) *ssa.Defer {
-	if fn == nil || call == nil {
+// deferredExits caches, for a package, each function's defer statements by
+// their call and the value each deferred closure sees in a captured
+// variable, so that judging the conditions of a deferred call again (each
+// round of propagation, then the checkers) costs no new walk.
+type deferredExits struct {
+	defers map[*ssa.Function]map[*ssa.CallCommon]*ssa.Defer
+	values map[exitKey]*ssa.Const
+}
+
+type exitKey struct {
+	d    *ssa.Defer
+	cell *ssa.Alloc
+}
+
+func newDeferredExits() *deferredExits {
+	return &deferredExits{defers: map[*ssa.Function]map[*ssa.CallCommon]*ssa.Defer{}, values: map[exitKey]*ssa.Const{}}
+}
+
+// deferAt returns the defer statement of fn whose call is call, or nil.
+func (x *deferredExits) deferAt(fn *ssa.Function, call *ssa.CallCommon) *ssa.Defer {
+	if x == nil || fn == nil || call == nil {
 		return nil
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok && &d.Call == call {
-				return d
+	byCall, ok := x.defers[fn]
+	if !ok {
+		byCall = map[*ssa.CallCommon]*ssa.Defer{}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if d, ok := instr.(*ssa.Defer); ok {
+					byCall[&d.Call] = d
+				}
 			}
 		}
+		x.defers[fn] = byCall
 	}
-	return nil
+	return byCall[call]
+}
+
+// value is deferredExitValue, computed once for each defer and variable.
+func (x *deferredExits) value(d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
+	key := exitKey{d, cell}
+	if k, ok := x.values[key]; ok {
+		return k
+	}
+	k := deferredExitValue(d, cell)
+	x.values[key] = k
+	return k
 }
 
 // maxExitWalk bounds the single-predecessor blocks walked back from a
 // return to the store that sets the variable for it.
 const maxExitWalk = 8
 
-// deferredExitValue returns the constant that fn stores into cell, a
-// variable the closure deferred by d captures by reference, last before
-// every return that d can run at, or nil: when two returns store
-// different values, a return is reached without such a store after d, the
-// variable's address is handed out, or a closure may assign it (a defer
-// run earlier, say).
-func deferredExitValue(fn *ssa.Function, d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
-	if !onlyReadByClosures(cell) {
+// deferredExitValue returns the constant that d's function stores into
+// cell, a variable the closure deferred by d captures by reference, last
+// before every return that d can run at, or nil: when two returns store
+// different values, a return is reached without such a store after d, a
+// panic can be reached (the deferred call runs then too, with whatever the
+// variable holds), the variable is declared in a loop (a defer of an
+// earlier iteration sees that iteration's copy), its address is handed
+// out, or a closure may assign it (a defer run earlier, say).
+func deferredExitValue(d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
+	if cell.Block() == nil || InLoop(cell.Block()) || !onlyReadByClosures(cell) {
 		return nil
 	}
 	var val *ssa.Const
@@ -66,7 +102,11 @@ func deferredExitValue(fn *ssa.Function, d *ssa.Defer, cell *ssa.Alloc) *ssa.Con
 		}
 		seen[b] = true
 		work = append(work, b.Succs...)
-		if _, ret := lastInstr(b).(*ssa.Return); !ret {
+		switch lastInstr(b).(type) {
+		case *ssa.Panic:
+			return nil
+		case *ssa.Return:
+		default:
 			continue
 		}
 		k := storedBeforeExit(b, d, cell)

@@ -103,6 +103,7 @@ func (w *writerIndex) of(f *types.Var) map[*ssa.Function]bool {
 type judged struct {
 	call    *ssa.CallCommon
 	writers *writerIndex
+	exits   *deferredExits // what deferred closures see (deferredexits.go)
 }
 
 // keptZero reports whether the field name of the object alloc, which fn
@@ -211,7 +212,7 @@ func fieldNamed(t types.Type, name string) *types.Var {
 // judgedAt returns the judged call of a site (none for a nil site).
 func (a *analyzer) judgedAt(st *site) judged {
 	if st == nil {
-		return judged{writers: a.writers}
+		return judged{writers: a.writers, exits: a.exits}
 	}
-	return judged{call: st.call, writers: a.writers}
+	return judged{call: st.call, writers: a.writers, exits: a.exits}
 }

@@ -538,8 +538,8 @@ func condArg(fn *ssa.Function, at judged, c lockstate.Cond, args, bindings []ssa
 			if v := lockstate.CellValue(cell); v != nil {
 				return v
 			}
-			if d := deferredAt(fn, at.call); d != nil && c.Path == "" {
-				if k := deferredExitValue(fn, d, cell); k != nil {
+			if d := at.exits.deferAt(fn, at.call); d != nil && c.Path == "" {
+				if k := at.exits.value(d, cell); k != nil {
 					return k
 				}
 			}

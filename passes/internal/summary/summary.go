@@ -311,7 +311,7 @@ func subset[T comparable](a, b []T) bool {
 // call may be nil when the reasons are judged for a value rather than a
 // call (a method value handed to a callee).
 func (r *Result) BlockAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) *Reason {
-	return blockAt(s, fn, judged{call: call, writers: r.a.writers}, args, bindings)
+	return blockAt(s, fn, judged{call: call, writers: r.a.writers, exits: r.a.exits}, args, bindings)
 }
 
 // blockAt is BlockAt for the judged call at.
@@ -343,7 +343,7 @@ func blockAt(s *Summary, fn *ssa.Function, at judged, args, bindings []ssa.Value
 // parameters may hold at call, a call in fn with the given arguments (the
 // callee's parameters in order) and, for a closure, bindings.
 func (r *Result) MayHold(reason *Reason, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) bool {
-	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers}, reason.When, args, bindings)
+	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers, exits: r.a.exits}, reason.When, args, bindings)
 	return ok
 }
 

@@ -73,3 +73,45 @@ func (p *scratchPool) AcquireChecked() (dir string, retErr error) {
 	p.users++
 	return p.dir, nil
 }
+
+// AcquireRetrying defers an undo in each attempt, on a variable declared
+// in the loop: a failed attempt's undo sees its own copy, never set, and
+// runs at the return with the lock held.
+func (p *scratchPool) AcquireRetrying() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		d := p.root + "/scratch"
+		prepared := false
+		defer func() { // want `p.mu held across deferred call of \(\*scratchPool\).AcquireRetrying.func1, which blocks`
+			if !prepared {
+				os.RemoveAll(d)
+			}
+		}()
+		if err := prepare(d); err != nil {
+			continue
+		}
+		prepared = true
+		p.dir = d
+		return d
+	}
+}
+
+// AcquireOrPanic panics when the last step fails: the deferred undo runs
+// on the way out, with the lock held.
+func (p *scratchPool) AcquireOrPanic() (dir string, retErr error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.root + "/scratch"
+	retErr = prepare(d)
+	defer func() { // want `p.mu held across deferred call of \(\*scratchPool\).AcquireOrPanic.func1, which blocks`
+		if retErr != nil {
+			os.RemoveAll(d)
+		}
+	}()
+	if retErr != nil {
+		panic(retErr)
+	}
+	p.dir = d
+	return d, nil
+}
