@@ -126,7 +126,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		}
 		// Two Conds made on one mutex share it: a lock taken through
 		// the other's L is released too.
-		held = heldExcept(held, func(h lockstate.Held) bool { return c.res.ThroughCondL(h.Class, l) })
+		held = heldExcept(held, func(h lockstate.Held) bool { return c.res.ThroughCondL(h.Class, h.Key, cond.Class, cond.Key) })
 		if others := without(held, l); len(others) > 0 {
 			return &finding{category: catalog.Wait, what: "call of (*sync.Cond).Wait", held: others}
 		}
@@ -463,7 +463,6 @@ func (c *checker) blockedBy(r *summary.Reason, held []lockstate.Held) []lockstat
 	}
 	if r.CondLock != "" {
 		held = without(held, r.CondLock)
-		held = heldExcept(held, func(h lockstate.Held) bool { return c.res.ThroughCondL(h.Class, r.CondLock) })
 	}
 	for _, class := range r.Released {
 		held = without(held, class)

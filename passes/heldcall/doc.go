@@ -319,9 +319,9 @@
 // (waitSequential(&fh.cond, ...), with fh.cond made on fh.mu): the
 // caller's argument tells which lock the helper's Wait releases. A Cond a
 // constructor makes on the lock it is passed (sync.NewCond(mtx)) is tied
-// to the field its caller keeps that lock in, and two Conds made on one
-// mutex share it: waiting on one releases a lock taken through the
-// other's L. A deferred cleanup that runs
+// to the field its caller keeps that lock in, and two Conds of one object
+// made on the very same mutex share it: waiting on one releases a lock
+// taken through the other's L. A deferred cleanup that runs
 // only on an error (if retErr != nil { ... }), deferred after the last
 // step that can fail, never runs: every return after the defer leaves the
 // tested variable nil. Starting a goroutine under a lock is not

@@ -214,6 +214,7 @@ type analyzer struct {
 	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
 	writers     *writerIndex               // which functions write a field (freshfields.go)
 	exits       *deferredExits             // what deferred closures see at the returns (deferredexits.go)
+	condSrc     map[string]condSource      // the lock value each Cond class is made on (conds.go)
 	lockStores  map[string][]lockStore     // lock pointers stored, by field class
 	private     map[privateKey]bool        // privateCtor's answers
 	switches    map[*types.Var]bool        // testSwitch's answers

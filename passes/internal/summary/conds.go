@@ -34,6 +34,7 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			}
 			if cond := flow.IDOf(fa.X).Class; cond != "" {
 				out[cond] = lock
+				a.noteCondSource(cond, st.Val)
 			}
 			// &sync.Cond{L: ...} stored into a field or variable, or
 			// the value sync.Cond{L: ...} copied into one.
@@ -42,6 +43,7 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 					for _, st2 := range storesOf(alloc, ref) {
 						if cond := flow.IDOf(st2.Addr).Class; cond != "" {
 							out[cond] = lock
+							a.noteCondSource(cond, st.Val)
 						}
 					}
 				}
@@ -59,6 +61,7 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			}
 			if cond := flow.IDOf(st.Addr).Class; cond != "" && lock != "" {
 				out[cond] = lock
+				a.noteCondSource(cond, call.Call.Args[0])
 			}
 		}
 	})
@@ -277,13 +280,53 @@ func namedPointee(t types.Type) *types.Named {
 	return n
 }
 
-// ThroughCondL reports whether heldClass is the class of a lock taken
-// through the L of a Cond tied to the lock class lock (n.c1.L.Lock(), with
-// c1 and c2 made on one mutex): waiting on either Cond releases it. A
-// lock only its own Cond holds (condOwnL) is another lock for each Cond.
-func (r *Result) ThroughCondL(heldClass, lock string) bool {
-	cond, ok := strings.CutSuffix(heldClass, ".L")
-	return ok && lock != condOwnL && r.conds[cond] == lock
+// A condSource is the lock value a Cond class is made on: the value
+// itself, or for the address of a field (&x.mu) the struct value and the
+// field, so that two Conds made on &x.mu in one function meet.
+type condSource struct {
+	v     ssa.Value
+	field int
+}
+
+// noteCondSource records that Conds of class cond are made on the lock v;
+// a class made on two values has no one source.
+func (a *analyzer) noteCondSource(cond string, v ssa.Value) {
+	if a.condSrc == nil {
+		a.condSrc = map[string]condSource{}
+	}
+	src := condSource{lockstate.Unbox(v), -1}
+	if fa, ok := src.v.(*ssa.FieldAddr); ok {
+		src = condSource{fa.X, fa.Field}
+	}
+	if prev, ok := a.condSrc[cond]; ok && prev != src {
+		src = condSource{}
+	}
+	a.condSrc[cond] = src
+}
+
+// ThroughCondL reports whether the held lock (heldClass, heldKey) was taken
+// through the L of a Cond of the same object as the waited Cond (cond,
+// condKey) and made on the very same lock value (n.c1.L.Lock() before
+// n.c2.Wait(), with c1 and c2 made by sync.NewCond(m) on one m): waiting
+// on either Cond releases it. Lock classes alone do not tell: two new
+// mutexes of one function share a class.
+func (r *Result) ThroughCondL(heldClass, heldKey, cond, condKey string) bool {
+	hc, ok := strings.CutSuffix(heldClass, ".L")
+	hk, ok2 := strings.CutSuffix(heldKey, ".L")
+	if !ok || !ok2 || ownerKey(hk) == "" || ownerKey(hk) != ownerKey(condKey) {
+		return false
+	}
+	s1, ok1 := r.a.condSrc[hc]
+	s2, ok2 := r.a.condSrc[cond]
+	return ok1 && ok2 && s1.v != nil && s1 == s2
+}
+
+// ownerKey returns the key of the object whose field key names, or "".
+func ownerKey(key string) string {
+	if i := strings.LastIndexByte(key, '.'); i > 0 {
+		return key[:i]
+	}
+	return ""
 }
 
 // condLock returns the class of the lock tied to the Cond whose address is

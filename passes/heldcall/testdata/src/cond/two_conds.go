@@ -76,3 +76,50 @@ func (s *replySlot) next() string {
 	s.free.L.Unlock()
 	return s.reply
 }
+
+// A duplex slot makes its two Conds on two new mutexes of one function,
+// which the slot also keeps: the mutexes share a class but not a lock.
+type duplexSlot struct {
+	sendMu, recvMu *sync.Mutex
+	sent, recvd    *sync.Cond
+	msg            string
+	has            bool
+}
+
+func newDuplexSlot() *duplexSlot {
+	sendMu, recvMu := new(sync.Mutex), new(sync.Mutex)
+	return &duplexSlot{sendMu: sendMu, recvMu: recvMu, sent: sync.NewCond(sendMu), recvd: sync.NewCond(recvMu)}
+}
+
+func (s *duplexSlot) next() string {
+	s.sent.L.Lock()
+	for !s.has {
+		s.recvd.Wait() // want `s.sent.L held across call of \(\*sync.Cond\).Wait`
+	}
+	s.has = false
+	s.sent.L.Unlock()
+	return s.msg
+}
+
+// A lane pair makes its Conds on two elements of one array of mutexes.
+type lanePair struct {
+	mus        [2]sync.Mutex
+	in, out    *sync.Cond
+	queued     int
+	processing bool
+}
+
+func newLanePair() *lanePair {
+	p := &lanePair{}
+	p.in = sync.NewCond(&p.mus[0])
+	p.out = sync.NewCond(&p.mus[1])
+	return p
+}
+
+func (p *lanePair) drain() {
+	p.in.L.Lock()
+	for p.queued > 0 {
+		p.out.Wait() // want `p.in.L held across call of \(\*sync.Cond\).Wait`
+	}
+	p.in.L.Unlock()
+}
