@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -25,7 +27,8 @@ import (
 
 // OnlyTried reports whether every acquisition of locks of class in the
 // package's code outside _test.go files is a TryLock or TryRLock made
-// outside any loop, and the lock is private (see privateLock).
+// outside any loop, in a function no call of the package makes in a loop,
+// and the lock is private (see privateLock).
 func (r *Result) OnlyTried(class string) bool {
 	a := r.a
 	if v, ok := a.onlyTried[class]; ok {
@@ -34,8 +37,8 @@ func (r *Result) OnlyTried(class string) bool {
 	if a.onlyTried == nil {
 		a.onlyTried = map[string]bool{}
 	}
-	v := a.privateLock(class) && a.eachAcquire(class, func(_ *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
-		return lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block())
+	v := a.privateLock(class) && a.eachAcquire(class, func(g *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
+		return lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block()) && !a.calledInLoop(Outermost(g))
 	})
 	a.onlyTried[class] = v
 	return v
@@ -61,25 +64,28 @@ func (r *Result) OnlyTried(class string) bool {
 //	}
 
 // TriedElseTornDown reports whether fn, the function holding a lock of
-// class, ends its object's life (srcname.Teardown) or only such functions
-// call it, and every other acquisition of the class in the package's code
-// outside _test.go files is a TryLock or TryRLock made outside any loop
-// (at least one), the lock being private (see privateLock).
+// class, is a method of the struct type that owns the lock field, named as
+// ending its object's life (srcname.Teardown), or a helper only such
+// methods call; and every other acquisition of the class in the package's
+// code outside _test.go files is a TryLock or TryRLock (at least one) made
+// outside any loop, in a function no call of the package makes in a loop
+// (a caller spinning on a try helper waits as surely as Lock); the lock
+// being private (see privateLock).
 func (r *Result) TriedElseTornDown(class string, fn *ssa.Function) bool {
 	a := r.a
-	teardown := func(fn *ssa.Function) bool { return srcname.Teardown(fn.Name()) }
+	teardown := func(g *ssa.Function) bool { return srcname.Teardown(g.Name()) && ownsClass(g, class) }
 	if !a.calledOnlyWithin(Outermost(fn), teardown, 0) {
 		return false
 	}
 	v, ok := a.triedElseTornDown[class]
 	if !ok {
 		tried := 0
-		v = a.privateLock(class) && a.eachAcquire(class, func(fn *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
-			if lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block()) {
+		v = a.privateLock(class) && a.eachAcquire(class, func(g *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
+			if lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block()) && !a.calledInLoop(Outermost(g)) {
 				tried++
 				return true
 			}
-			return a.calledOnlyWithin(Outermost(fn), teardown, 0)
+			return a.calledOnlyWithin(Outermost(g), teardown, 0)
 		}) && tried > 0
 		if a.triedElseTornDown == nil {
 			a.triedElseTornDown = map[string]bool{}
@@ -87,4 +93,32 @@ func (r *Result) TriedElseTornDown(class string, fn *ssa.Function) bool {
 		a.triedElseTornDown[class] = v
 	}
 	return v
+}
+
+// ownsClass reports whether fn is a method of the struct type whose field
+// lock class is.
+func ownsClass(fn *ssa.Function, class string) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	named := namedPointee(recv.Type())
+	return named != nil && strings.HasPrefix(class, lockstate.FieldClassPrefix(named))
+}
+
+// calledInLoop reports whether the package may spin on fn: a call of fn
+// inside a loop whose result the caller reads (if ok := tryFlush(); ok).
+// A goroutine started in a loop, or a call per element whose result is
+// dropped, tries once each.
+func (a *analyzer) calledInLoop(fn *ssa.Function) bool {
+	for _, cs := range a.indexed().calls[declaredFn(fn)] {
+		call, ok := cs.instr.(*ssa.Call)
+		if !ok || call.Block() == nil || !InLoop(call.Block()) {
+			continue
+		}
+		if refs := call.Referrers(); refs != nil && len(*refs) > 0 {
+			return true
+		}
+	}
+	return false
 }
