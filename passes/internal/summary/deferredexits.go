@@ -27,21 +27,17 @@ import (
 // variable, that constant is the closure's value there.
 
 // deferredExits caches, for a package, each function's defer statements by
-// their call and the value each deferred closure sees in a captured
-// variable, so that judging the conditions of a deferred call again (each
-// round of propagation, then the checkers) costs no new walk.
+// their call and, for each captured variable, the values it can hold at
+// the returns reachable from each block, so that judging the conditions
+// of deferred calls (each round of propagation, then the checkers) costs
+// one walk of the function per variable.
 type deferredExits struct {
 	defers map[*ssa.Function]map[*ssa.CallCommon]*ssa.Defer
-	values map[exitKey]*ssa.Const
-}
-
-type exitKey struct {
-	d    *ssa.Defer
-	cell *ssa.Alloc
+	cells  map[*ssa.Alloc]map[*ssa.BasicBlock]exitVals
 }
 
 func newDeferredExits() *deferredExits {
-	return &deferredExits{defers: map[*ssa.Function]map[*ssa.CallCommon]*ssa.Defer{}, values: map[exitKey]*ssa.Const{}}
+	return &deferredExits{defers: map[*ssa.Function]map[*ssa.CallCommon]*ssa.Defer{}, cells: map[*ssa.Alloc]map[*ssa.BasicBlock]exitVals{}}
 }
 
 // deferAt returns the defer statement of fn whose call is call, or nil.
@@ -64,85 +60,132 @@ func (x *deferredExits) deferAt(fn *ssa.Function, call *ssa.CallCommon) *ssa.Def
 	return byCall[call]
 }
 
-// value is deferredExitValue, computed once for each defer and variable.
+// value returns the constant that d's function leaves in cell, a
+// variable the closure deferred by d captures by reference, at every
+// return that d can run at, or nil: when two returns leave different
+// values or a value that is not a constant, a return is reached with no
+// store after d (the variable keeps what it held before), a panic can be
+// reached (the deferred call runs then too), the variable is declared in
+// a loop (a defer of an earlier iteration sees that iteration's copy),
+// its address is handed out, or a closure may assign it (a defer run
+// earlier, say).
 func (x *deferredExits) value(d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
-	key := exitKey{d, cell}
-	if k, ok := x.values[key]; ok {
-		return k
+	atEnd, ok := x.cells[cell]
+	if !ok {
+		if cell.Block() != nil && !InLoop(cell.Block()) && onlyReadByClosures(cell) {
+			atEnd = exitsAtBlockEnds(d.Parent(), cell)
+		}
+		x.cells[cell] = atEnd // nil: the variable is not decided anywhere
 	}
-	k := deferredExitValue(d, cell)
-	x.values[key] = k
-	return k
-}
-
-// maxExitWalk bounds the single-predecessor blocks walked back from a
-// return to the store that sets the variable for it.
-const maxExitWalk = 8
-
-// deferredExitValue returns the constant that d's function stores into
-// cell, a variable the closure deferred by d captures by reference, last
-// before every return that d can run at, or nil: when two returns store
-// different values, a return is reached without such a store after d, a
-// panic can be reached (the deferred call runs then too, with whatever the
-// variable holds), the variable is declared in a loop (a defer of an
-// earlier iteration sees that iteration's copy), its address is handed
-// out, or a closure may assign it (a defer run earlier, say).
-func deferredExitValue(d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
-	if cell.Block() == nil || InLoop(cell.Block()) || !onlyReadByClosures(cell) {
+	if atEnd == nil {
 		return nil
 	}
-	var val *ssa.Const
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{d.Block()}
+	v := atEnd[d.Block()]
+	// A store after d in its own block decides the paths that reach a
+	// return without another store.
+	instrs := d.Block().Instrs
+	for i := len(instrs) - 1; i >= 0 && instrs[i] != ssa.Instruction(d); i-- {
+		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == cell {
+			v = v.setBy(st.Val)
+			break
+		}
+	}
+	if v.unset || v.many || v.k == nil {
+		return nil
+	}
+	return v.k
+}
+
+// exitVals is what a variable holds at the returns reachable from a
+// point: k when every path stores the constant k (many when paths store
+// different values or one that is not a constant, or reach a panic), and
+// unset when some path reaches a return with no store at all. The zero
+// value reaches no return.
+type exitVals struct {
+	k           *ssa.Const
+	unset, many bool
+}
+
+func (v exitVals) join(w exitVals) exitVals {
+	out := exitVals{k: v.k, unset: v.unset || w.unset, many: v.many || w.many}
+	switch {
+	case out.k == nil:
+		out.k = w.k
+	case w.k != nil && !sameConst(v.k, w.k):
+		out.many = true
+	}
+	if out.many {
+		out.k = nil // no one value: the lattice's top, whatever the order of joins
+	}
+	return out
+}
+
+// setBy returns v seen from before a store of val: the paths that stored
+// nothing now end with val.
+func (v exitVals) setBy(val ssa.Value) exitVals {
+	if !v.unset {
+		return v
+	}
+	v.unset = false
+	k, ok := val.(*ssa.Const)
+	if !ok {
+		return exitVals{many: true}
+	}
+	return v.join(exitVals{k: k})
+}
+
+// exitsAtBlockEnds computes, for each block of fn, what cell holds at the
+// returns reachable from the block's end: a backward dataflow to a fixed
+// point, linear in the size of fn (each block's value only grows, in a
+// lattice of height four).
+func exitsAtBlockEnds(fn *ssa.Function, cell *ssa.Alloc) map[*ssa.BasicBlock]exitVals {
+	lastStore := map[*ssa.BasicBlock]ssa.Value{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == cell {
+				lastStore[b] = st.Val
+			}
+		}
+	}
+	atEnd := map[*ssa.BasicBlock]exitVals{}
+	atStart := map[*ssa.BasicBlock]exitVals{}
+	work := append([]*ssa.BasicBlock(nil), fn.Blocks...)
+	queued := map[*ssa.BasicBlock]bool{}
+	for _, b := range work {
+		queued[b] = true
+	}
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		work = append(work, b.Succs...)
+		queued[b] = false
+		var end exitVals
 		switch lastInstr(b).(type) {
-		case *ssa.Panic:
-			return nil
 		case *ssa.Return:
+			end = exitVals{unset: true}
+		case *ssa.Panic:
+			end = exitVals{many: true}
 		default:
-			continue
-		}
-		k := storedBeforeExit(b, d, cell)
-		if k == nil || val != nil && !sameConst(val, k) {
-			return nil
-		}
-		val = k
-	}
-	return val
-}
-
-// storedBeforeExit returns the constant stored into cell last before the
-// return ending ret, walking back through blocks with one predecessor but
-// not past d; nil when it is not a constant or not found.
-func storedBeforeExit(ret *ssa.BasicBlock, d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
-	b := ret
-	for range maxExitWalk {
-		for i := len(b.Instrs) - 1; i >= 0; i-- {
-			switch instr := b.Instrs[i].(type) {
-			case *ssa.Defer:
-				if instr == d {
-					return nil // back at the defer: nothing stored after it
-				}
-			case *ssa.Store:
-				if instr.Addr == cell {
-					k, _ := instr.Val.(*ssa.Const)
-					return k
-				}
+			for _, s := range b.Succs {
+				end = end.join(atStart[s])
 			}
 		}
-		if len(b.Preds) != 1 {
-			return nil
+		start := end
+		if val, ok := lastStore[b]; ok {
+			start = end.setBy(val)
 		}
-		b = b.Preds[0]
+		atEnd[b] = end
+		if start == atStart[b] {
+			continue
+		}
+		atStart[b] = start
+		for _, p := range b.Preds {
+			if !queued[p] {
+				queued[p] = true
+				work = append(work, p)
+			}
+		}
 	}
-	return nil
+	return atEnd
 }
 
 // onlyReadByClosures reports whether cell is only stored to, loaded and
