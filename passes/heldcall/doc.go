@@ -304,12 +304,11 @@
 // Nor for a private mutex the package only ever takes with TryLock, none
 // of them in a loop (a "loop already running" flag): whoever finds it
 // held goes on without it. A TryLock spun on until it succeeds waits, and
-// keeps the finding, and so does a try helper its caller calls in a loop
-// to retry. The same holds for teardown when the package takes the mutex
-// with Lock only in methods of the lock's owner that end its life (Close,
-// Stop and the helpers only they call) and with TryLock everywhere else: a
-// Close that holds it across the final flush delays nobody, and it is a
-// note.
+// keeps the finding. The same holds for teardown when the package takes
+// the mutex with Lock only in methods of the lock's owner that end its
+// life (Close, Stop and the helpers only they call) and with TryLock
+// everywhere else, in functions no caller retries in a loop: a Close that
+// holds it across the final flush delays nobody, and it is a note.
 // The -severity flag (warning, the
 // default, or note) is the lowest confidence reported. Findings in
 // _test.go files are reported only with -tests: a test usually holds a
