@@ -40,7 +40,7 @@ func (r *Result) OnlyTried(class string) bool {
 		a.onlyTried = map[string]bool{}
 	}
 	v := a.privateLock(class) && a.eachAcquire(class, func(_ *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
-		return lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block())
+		return triedOnce(call)
 	})
 	a.onlyTried[class] = v
 	return v
@@ -83,7 +83,7 @@ func (r *Result) TriedElseTornDown(class string, fn *ssa.Function) bool {
 	if !ok {
 		tried := 0
 		v = a.privateLock(class) && a.eachAcquire(class, func(g *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
-			if lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block()) && !a.calledInLoop(Outermost(g)) {
+			if triedOnce(call) && !a.calledInLoop(Outermost(g)) {
 				tried++
 				return true
 			}
@@ -95,6 +95,12 @@ func (r *Result) TriedElseTornDown(class string, fn *ssa.Function) bool {
 		a.triedElseTornDown[class] = v
 	}
 	return v
+}
+
+// triedOnce reports whether call is a TryLock or TryRLock made outside any
+// loop of its function: a goroutine that finds the lock held goes on.
+func triedOnce(call *ssa.Call) bool {
+	return lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block())
 }
 
 // ownsClass reports whether fn is a method of the struct type whose field

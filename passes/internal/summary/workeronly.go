@@ -1,8 +1,6 @@
 package summary
 
 import (
-	"strings"
-
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
@@ -51,12 +49,7 @@ func (r *Result) WorkerOnly(class string) bool {
 // class, that the package runs only as a goroutine started on an object it
 // has just made, once per object.
 func (a *analyzer) singleWorker(w *ssa.Function, class string) bool {
-	recv := w.Signature.Recv()
-	if recv == nil || len(w.Params) == 0 {
-		return false
-	}
-	named := namedPointee(recv.Type())
-	if named == nil || lockstate.LockWrapper(named) || !strings.HasPrefix(class, lockstate.FieldClassPrefix(named)) {
+	if len(w.Params) == 0 || !ownsClass(w, class) || lockstate.LockWrapper(namedPointee(w.Signature.Recv().Type())) {
 		return false
 	}
 	calls := a.directCalls(w)
