@@ -53,6 +53,8 @@ var corpus = []string{
 	"writegate/backup",
 	"spillqueue",
 	"spillqueue/logger",
+	"digest",
+	"digest/tree",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -709,13 +709,26 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			} else if st.method != nil {
 				s = a.summaryOfObj(st.method)
 			}
-			if s != nil && (len(s.Blocks) > 0 || s.Callback != nil || s.Unknown != nil) {
+			if s != nil && (!onlyFreeJoins(s.Blocks) || s.Callback != nil || s.Unknown != nil) {
 				q = false
 			}
 		}
 	}
 	a.quick[w] = q
 	return q
+}
+
+// onlyFreeJoins reports whether every block reason of a worker's callee
+// is a join with quick workers that take no lock: a fork-join nested in
+// the worker (a hash that compresses its chunks on goroutines of its own
+// and waits for them) lasts a short step, and holds up nobody.
+func onlyFreeJoins(blocks []*Reason) bool {
+	for _, r := range blocks {
+		if !r.Join || len(r.JoinTakes) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // decideJoins turns the join candidates of fn into block reasons, now that
