@@ -210,7 +210,11 @@
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild, a WaitGroup.Wait for
-// goroutines that only compute. In a select, one such case is enough: a
+// goroutines that only compute. A worker that calls a function which
+// itself forks and joins such workers, taking no lock (a hash that
+// compresses a long input's spans in parallel, each span's chunks in
+// parallel again, as lukechampine.com/blake3 does), still only computes.
+// In a select, one such case is enough: a
 // publisher's select { case s.pubch <- a: case <-ctx.Done(): } hands off
 // to a pump that always receives from pubch. A lock the pump takes only on
 // its way out of its loop (unregistering itself once its context is done)
