@@ -49,6 +49,10 @@ type joinIndex struct {
 	// says that a go statement starts a func value it cannot resolve.
 	goBodies map[*ssa.Function]bool
 	openGo   bool
+	// groupDone holds the calls of a group's Go or TryGo, indexed as
+	// signals of the group, with the func each starts (nil when not
+	// known): that goroutine's return is the signal (groups.go).
+	groupDone map[ssa.Instruction]*ssa.Function
 	// starts holds each go statement and time.AfterFunc call, with the
 	// values it hands its goroutine.
 	starts []goStart
@@ -130,6 +134,9 @@ func (a *analyzer) joins() *joinIndex {
 	for _, fn := range a.srcFuncs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if c, ok := instr.(*ssa.Call); ok {
+					a.indexGroupStart(ix, fn, c)
+				}
 				forChanOps(instr, func(ch ssa.Value, signal bool) {
 					for _, k := range a.chanKeysOf(fn, ch) {
 						if signal {
@@ -175,45 +182,35 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 		if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(c.Args) == 1 {
 			f(c.Args[0], true)
 		}
-		// A WaitGroup is a channel of its own: Done signals, Wait waits.
+		// A WaitGroup (or an errgroup.Group) is a channel of its own:
+		// Done signals, Wait waits.
 		if wg, done, ok := waitGroupOp(c); ok {
 			f(wg, done)
 		}
 	}
 }
 
-// waitGroupOp returns the WaitGroup of a call of its Done (done) or Wait
-// method.
+// waitGroupOp returns the group of a call of a WaitGroup's Done (done)
+// or of a WaitGroup's or an errgroup.Group's Wait.
 func waitGroupOp(c *ssa.CallCommon) (wg ssa.Value, done, ok bool) {
-	callee := c.StaticCallee()
-	if c.IsInvoke() || callee == nil || len(c.Args) != 1 {
+	g, name, ok := groupMethod(c)
+	if !ok || len(c.Args) != 1 {
 		return nil, false, false
 	}
-	// A method of sync.WaitGroup, not a function of the program that
-	// takes one (func Wait(wg *sync.WaitGroup)).
-	obj := FuncObject(callee)
-	if obj == nil || obj.Signature().Recv() == nil || !isWaitGroup(obj.Signature().Recv().Type()) {
-		return nil, false, false
-	}
-	switch obj.Name() {
+	switch name {
 	case "Done":
-		return c.Args[0], true, true
+		return g, true, true
 	case "Wait":
-		return c.Args[0], false, true
+		return g, false, true
 	}
 	return nil, false, false
 }
 
-// IsWaitGroupWait reports whether c calls (*sync.WaitGroup).Wait.
+// IsWaitGroupWait reports whether c calls (*sync.WaitGroup).Wait or
+// (*errgroup.Group).Wait.
 func IsWaitGroupWait(c *ssa.CallCommon) bool {
 	_, done, ok := waitGroupOp(c)
 	return ok && !done
-}
-
-// isWaitGroup reports whether t is *sync.WaitGroup.
-func isWaitGroup(t types.Type) bool {
-	p, ok := t.Underlying().(*types.Pointer)
-	return ok && isNamed(p.Elem(), "sync", "WaitGroup")
 }
 
 // chanKeyOf returns the key of the channel v of fn, or nil, once per
@@ -253,10 +250,13 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 		case *ssa.MakeChan:
 			return []chanKey{x}
 		case *ssa.Alloc:
-			if isWaitGroup(x.Type()) {
-				return []chanKey{x} // a local WaitGroup
+			if isGroup(x.Type()) {
+				return []chanKey{x} // a local WaitGroup or errgroup.Group
 			}
 		case *ssa.Extract:
+			if newErrgroup(x) {
+				return []chanKey{x.Tuple} // g, ctx := errgroup.WithContext(ctx)
+			}
 			if r, g := a.returned(x.Tuple, x.Index); r != nil {
 				v, fn = r, g
 				continue
@@ -488,7 +488,10 @@ func (a *analyzer) sideWorkers(fn *ssa.Function, k chanKey, signal bool) []*ssa.
 	}
 	var ws []*ssa.Function
 	for _, o := range others {
-		w := a.worker(o.Parent())
+		w, started := ix.groupDone[o]
+		if !started {
+			w = a.worker(o.Parent())
+		}
 		if w == nil || w == fn {
 			return nil
 		}
