@@ -121,7 +121,8 @@ func (a *analyzer) joins() *joinIndex {
 						ix.openGo = true
 					}
 				}
-				// time.AfterFunc runs its func on a goroutine of its own.
+				// time.AfterFunc and context.AfterFunc run their func on a
+				// goroutine of its own.
 				if c, ok := instr.(*ssa.Call); ok && isAfterFunc(c.Common()) {
 					ix.starts = append(ix.starts, a.startOf(&ssa.CallCommon{Value: c.Call.Args[1]}))
 					if t := ClosureFn(c.Call.Args[1]); t != nil {
@@ -152,15 +153,20 @@ func (a *analyzer) joins() *joinIndex {
 	return ix
 }
 
-// isAfterFunc reports whether c calls time.AfterFunc, which runs its func
-// on a goroutine of its own.
+// isAfterFunc reports whether c calls time.AfterFunc or context.AfterFunc,
+// which run their func (the second argument) on a goroutine of its own:
+// when the timer fires, or when the context is done.
 func isAfterFunc(c *ssa.CallCommon) bool {
 	callee := StaticCallee(c)
 	if callee == nil || len(c.Args) != 2 {
 		return false
 	}
 	obj := FuncObject(callee)
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "time" && obj.Name() == "AfterFunc" && obj.Signature().Recv() == nil
+	if obj == nil || obj.Pkg() == nil || obj.Name() != "AfterFunc" || obj.Signature().Recv() != nil {
+		return false
+	}
+	path := obj.Pkg().Path()
+	return path == "time" || path == "context"
 }
 
 // forChanOps calls f for each channel instr operates on: signal is true

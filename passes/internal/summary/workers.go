@@ -45,10 +45,10 @@ func (w *escapeWalk) toWorker(g *ssa.Go, v ssa.Value) bool {
 }
 
 // toTimer reports whether the call c hands v, a func value holding the
-// object, to time.AfterFunc as the function a timer runs, and v is a worker
-// (see workerFunc). Only that std API is known to run its argument on a
-// goroutine of its own and nothing else: other functions taking funcs are
-// judged as calls.
+// object, to time.AfterFunc or context.AfterFunc as the function a timer
+// or a context's end runs, and v is a worker (see workerFunc). Only those
+// std APIs are known to run their argument on a goroutine of its own and
+// nothing else: other functions taking funcs are judged as calls.
 func (w *escapeWalk) toTimer(c *ssa.CallCommon, v ssa.Value) bool {
 	if !isAfterFunc(c) || c.Args[1] != v || c.Args[0] == v {
 		return false
