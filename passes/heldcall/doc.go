@@ -204,8 +204,10 @@
 // A wait on a start barrier, a WaitGroup of the function that each
 // goroutine it starts marks done as its very first step, lasts until they
 // are scheduled and is not a wait. A wait on the package's own worker
-// goroutines (started by its go
-// statements or its time.AfterFunc calls) is a join, not an
+// goroutines (started by its go statements, its time.AfterFunc and
+// context.AfterFunc calls, or the Go and TryGo methods of a
+// sync.WaitGroup or an errgroup.Group, whose Wait waits for them) is a
+// join, not an
 // unbounded wait, when the workers only ever wait for what the waiter has
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
