@@ -53,6 +53,9 @@ type joinIndex struct {
 	// signals of the group, with the func each starts (nil when not
 	// known): that goroutine's return is the signal (groups.go).
 	groupDone map[ssa.Instruction]*ssa.Function
+	// afterFuncs holds the functions time.AfterFunc and
+	// context.AfterFunc calls start, with those calls (afterfuncs.go).
+	afterFuncs map[*ssa.Function][]*ssa.Call
 	// starts holds each go statement and time.AfterFunc call, with the
 	// values it hands its goroutine.
 	starts []goStart
@@ -127,6 +130,7 @@ func (a *analyzer) joins() *joinIndex {
 					ix.starts = append(ix.starts, a.startOf(&ssa.CallCommon{Value: c.Call.Args[1]}))
 					if t := ClosureFn(c.Call.Args[1]); t != nil {
 						ix.goBodies[a.declared(t)] = true
+						ix.noteAfterFunc(a.declared(t), c)
 					}
 				}
 			}
@@ -534,6 +538,9 @@ func addWorkers(workers, ws []*ssa.Function) []*ssa.Function {
 // waitOnlyFor reports whether each of the workers blocks only where fn has
 // signalled it before instr, or on the channels instr waits on (waits).
 func (a *analyzer) waitOnlyFor(fn *ssa.Function, instr ssa.Instruction, workers []*ssa.Function, waits []chanKey) bool {
+	if !a.afterFuncsStarted(fn, instr, workers) {
+		return false // a timer's or a context's func may not have begun
+	}
 	signalled := a.signalledBefore(fn, instr)
 	for _, w := range workers {
 		if !a.waitsOnlyFor(w, signalled, waits) {
@@ -1010,7 +1017,7 @@ func (a *analyzer) closerJoin(fn *ssa.Function, instr ssa.Instruction) []*ssa.Fu
 			closers = append(closers, closer)
 		}
 	}
-	if !self {
+	if !self || !a.afterFuncsStarted(fn, instr, closers) {
 		return nil
 	}
 	signalled := a.signalledBefore(fn, instr)

@@ -68,3 +68,22 @@ func (g *blockGC) CollectCounting() {
 		}
 	}
 }
+
+// CollectLogged waits for the progress line whatever the timer did: when
+// the pass is quicker than the timer, the wait lasts the ten seconds until
+// it fires.
+func (g *blockGC) CollectLogged() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	logged := make(chan struct{})
+	time.AfterFunc(10*time.Second, func() {
+		log.Println("block GC in progress")
+		close(logged)
+	})
+	for k, refs := range g.blocks {
+		if refs == 0 {
+			delete(g.blocks, k)
+		}
+	}
+	<-logged // want `g.mu held across channel receive \(locked at afterfunc.go:\d+, released by defer\)`
+}

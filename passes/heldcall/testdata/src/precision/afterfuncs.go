@@ -53,3 +53,19 @@ func (c *queryConn) Killable(ctx context.Context) {
 		wg.Wait() // want `c.mu held across call of sync.\(\*WaitGroup\).Wait \(locked at afterfuncs.go:\d+, released by defer\)`
 	}
 }
+
+// DrainOnCancel waits, with the lock held, for a func that runs only once
+// ctx ends: the wait lasts until the caller's context is cancelled, not
+// one short step.
+func (c *queryConn) DrainOnCancel(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queries++
+	var wg sync.WaitGroup
+	wg.Add(1)
+	context.AfterFunc(ctx, func() {
+		defer wg.Done()
+		c.interrupted.Store(true)
+	})
+	wg.Wait() // want `c.mu held across call of sync.\(\*WaitGroup\).Wait \(locked at afterfuncs.go:\d+, released by defer\)`
+}
