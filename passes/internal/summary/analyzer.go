@@ -208,6 +208,7 @@ type analyzer struct {
 	chanKeys    map[ssa.Value][]chanKey                      // chanKeysOf's answers
 	envGates    map[*ssa.Function]map[*ssa.BasicBlock]string // envGatesOf's answers
 	quick       map[*ssa.Function]bool
+	groupFields map[*types.Var]bool // fieldGroupConfined's answers
 	joinTakes   map[ssa.Instruction][]string
 	stored      map[string]string          // storedLock's answers
 	sealed      map[*types.TypeName]bool   // sealedStruct's answers

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -93,4 +94,95 @@ func (a *analyzer) indexGroupStart(ix *joinIndex, fn *ssa.Function, c *ssa.Call)
 		ix.groupDone = map[ssa.Instruction]*ssa.Function{}
 	}
 	ix.groupDone[c] = t
+}
+
+// maxGroupDepth bounds the helpers followed when a group is handed on.
+const maxGroupDepth = 3
+
+// groupConfined reports whether the group v of fn (a local WaitGroup or
+// errgroup.Group, the one errgroup.WithContext returned, or a helper's
+// parameter) goes nowhere the package cannot see: it is only the receiver
+// of the group's own methods (not a method value, g.Go handed on),
+// captured by closures that use it so, or handed to functions of the
+// package whose every call the package makes and which use their
+// parameter so. Then every Go and Done of the group is one the join index
+// holds; a group handed to another package, kept in a field or returned
+// can gain goroutines out of sight.
+func (a *analyzer) groupConfined(fn *ssa.Function, v ssa.Value, depth int) bool {
+	if depth < 0 {
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			c := ref.Common()
+			if _, _, ok := groupMethod(c); ok && c.Args[0] == v && !slices.Contains(c.Args[1:], v) {
+				continue
+			}
+			callee := a.declared(StaticCallee(c))
+			if callee == nil || c.IsInvoke() || c.Value == v || a.directCalls(callee) == nil {
+				return false
+			}
+			for i, arg := range c.Args {
+				if arg == v && (i >= len(callee.Params) || !a.groupConfined(callee, callee.Params[i], depth-1)) {
+					return false
+				}
+			}
+		case *ssa.MakeClosure:
+			g, _ := ref.Fn.(*ssa.Function)
+			if g == nil {
+				return false
+			}
+			if _, _, bound := BoundMethod(g); bound {
+				return false // g.Go as a value: called who knows where
+			}
+			for i, b := range ref.Bindings {
+				if b == v && (i >= len(g.FreeVars) || !a.groupConfined(g, g.FreeVars[i], depth-1)) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fieldGroupConfined reports whether the group field of fa (a WaitGroup
+// or errgroup.Group held by value) is confined to the package: other
+// packages cannot reach it (the field is unexported and not embedded, or
+// its struct is unexported), and each of the package's uses of its
+// address is confined (groupConfined).
+func (a *analyzer) fieldGroupConfined(fa *ssa.FieldAddr) bool {
+	f := FieldVar(fa)
+	if f == nil {
+		return false
+	}
+	if f.Exported() || f.Embedded() {
+		owner := namedPointee(fa.X.Type())
+		if owner == nil || owner.Obj().Exported() {
+			return false
+		}
+	}
+	if v, ok := a.groupFields[f]; ok {
+		return v
+	}
+	if a.groupFields == nil {
+		a.groupFields = map[*types.Var]bool{}
+	}
+	a.groupFields[f] = true // a use that reaches the field again
+	ok := true
+	for _, other := range a.indexed().fieldAddrs[f.Origin()] {
+		if !a.groupConfined(other.Parent(), other, maxGroupDepth) {
+			ok = false
+			break
+		}
+	}
+	a.groupFields[f] = ok
+	return ok
 }

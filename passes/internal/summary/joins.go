@@ -261,11 +261,19 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 			return []chanKey{x}
 		case *ssa.Alloc:
 			if isGroup(x.Type()) {
-				return []chanKey{x} // a local WaitGroup or errgroup.Group
+				// A local WaitGroup or errgroup.Group: known when
+				// the package sees all of its goroutines.
+				if !a.groupConfined(fn, x, maxGroupDepth) {
+					return nil
+				}
+				return []chanKey{x}
 			}
 		case *ssa.Extract:
-			if newErrgroup(x) {
-				return []chanKey{x.Tuple} // g, ctx := errgroup.WithContext(ctx)
+			if newErrgroup(x) { // g, ctx := errgroup.WithContext(ctx)
+				if !a.groupConfined(fn, x, maxGroupDepth) {
+					return nil
+				}
+				return []chanKey{x.Tuple}
 			}
 			if r, g := a.returned(x.Tuple, x.Index); r != nil {
 				v, fn = r, g
@@ -291,6 +299,14 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 			}
 		}
 		break
+	}
+	if isGroup(v.Type()) {
+		// A group kept in a field: the package's Go and Done calls on
+		// the field are all of them only when no other code can reach
+		// it; one reached through a pointer field is another's.
+		if fa, ok := v.(*ssa.FieldAddr); !ok || !a.fieldGroupConfined(fa) {
+			return nil
+		}
 	}
 	if flow := a.flows[fn]; flow != nil {
 		if c := flow.IDOf(v).Class; c != "" {
