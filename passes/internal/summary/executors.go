@@ -343,7 +343,8 @@ func (a *analyzer) executorWait(fn *ssa.Function, instr ssa.Instruction) (execut
 // wait jc, once the executors' summaries are known: only plausible when
 // each executor is quick (quickExecutor). It reports whether s changed.
 func (a *analyzer) decideExecutor(s *Summary, jc joinCand) bool {
-	r := jc.reason
+	rc := *jc.reason // decided again on each pass (propagate.go)
+	r := &rc
 	quick := true
 	for _, w := range jc.workers {
 		if !a.quickExecutor(w, jc.inbox) {

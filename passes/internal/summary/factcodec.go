@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 6
+const factVersion = 7
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -184,6 +184,7 @@ func (w *factWriter) reason(r *Reason) {
 	w.bool(r.Guarded)
 	w.bool(r.Join)
 	w.strings(r.JoinTakes)
+	w.bool(r.JoinLocks)
 }
 
 func (w *factWriter) ints(xs []int) {
@@ -369,6 +370,7 @@ func (r *factReader) reason() *Reason {
 		Guarded:   r.bool(),
 		Join:      r.bool(),
 		JoinTakes: r.strings(),
+		JoinLocks: r.bool(),
 	}
 }
 

@@ -756,7 +756,7 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 // and waits for them) lasts a short step, and holds up nobody.
 func onlyFreeJoins(blocks []*Reason) bool {
 	for _, r := range blocks {
-		if !r.Join || len(r.JoinTakes) > 0 {
+		if !r.Join || len(r.JoinTakes) > 0 || r.JoinLocks {
 			return false
 		}
 	}
@@ -770,21 +770,26 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 	s := a.funcs[fn].Summary
 	changed := false
 	for _, jc := range l.joins {
-		r := jc.reason
+		// Joins are decided again on each pass (propagate.go): the
+		// candidate's reason stays as scanned.
+		rc := *jc.reason
+		r := &rc
 		if jc.inbox != nil {
 			if a.decideExecutor(s, jc) {
 				changed = true
 			}
 			continue
 		}
-		quick := true
+		quick, locks := true, false
 		var takes []string
 		for _, w := range jc.workers {
 			if !a.quickWorker(w, locals) {
 				quick = false
 				break
 			}
-			acquires := a.funcs[w].Summary.Acquires
+			ws := a.funcs[w].Summary
+			locks = locks || len(ws.Acquires) > 0 || len(ws.Takes) > 0
+			acquires := ws.Acquires
 			if jc.escape {
 				acquires = a.loopAcquires(w)
 			}
@@ -803,11 +808,13 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 			}
 		}
 		if quick {
-			r.Join, r.JoinTakes = true, takes
+			r.Join, r.JoinTakes, r.JoinLocks = true, takes, locks
 			if a.joinTakes == nil {
 				a.joinTakes = map[ssa.Instruction][]string{}
 			}
 			a.joinTakes[jc.instr] = takes
+		} else {
+			delete(a.joinTakes, jc.instr)
 		}
 		if !a.quiet && s.addBlock(r) {
 			changed = true

@@ -92,15 +92,27 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 	// Joins with the package's workers are decided once the workers'
 	// summaries are final, callees first: a wait of a worker's own (its
 	// stop waiting for its loops) is decided, and has reached the worker's
-	// summary, before the worker is judged quick or not.
-	a.quick = map[*ssa.Function]bool{}
-	for _, scc := range a.sccs {
-		for _, fn := range scc {
-			*a.at = fn.Pos()
-			if l := locals[fn]; l != nil && len(l.joins) > 0 && a.decideJoins(fn, l, locals) {
-				changed(fn)
-				drain()
+	// summary, before the worker is judged quick or not. A waiter that
+	// does not call its workers (a Close waiting for the goroutines Add
+	// started) can come first, before what the workers call is decided:
+	// the joins are decided again, with the summaries the first pass
+	// left, until nothing changes. Deciding only adds waits (a plain
+	// reason replaces a join), so a worker found slow stays slow.
+	for range maxJoinPasses {
+		a.quick = map[*ssa.Function]bool{}
+		again := false
+		for _, scc := range a.sccs {
+			for _, fn := range scc {
+				*a.at = fn.Pos()
+				if l := locals[fn]; l != nil && len(l.joins) > 0 && a.decideJoins(fn, l, locals) {
+					changed(fn)
+					drain()
+					again = true
+				}
 			}
+		}
+		if !again {
+			break
 		}
 	}
 	*a.at = token.NoPos
@@ -632,3 +644,8 @@ func Releases(s *Summary) []lockstate.Effect {
 	}
 	return out
 }
+
+// maxJoinPasses bounds the passes that decide joins: each pass after the
+// first only turns joins back into waits, which nested workers rarely
+// need more than once.
+const maxJoinPasses = 3

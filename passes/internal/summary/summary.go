@@ -53,6 +53,10 @@ type Reason struct {
 	// weakest: any other reason replaces one.
 	Join      bool
 	JoinTakes []string
+	// JoinLocks is set on a join whose workers take any lock, named in
+	// JoinTakes or not (one reached through a parameter): such a join is
+	// not free to nest in another worker (quickWorker).
+	JoinLocks bool
 	// Chan is, for a reason of Summary.Sends, the class of the channel
 	// the send puts into.
 	Chan string
@@ -70,7 +74,7 @@ func (r *Reason) extend(fn string) *Reason {
 		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
 	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded,
-		Join: r.Join, JoinTakes: r.JoinTakes, Chan: r.Chan}
+		Join: r.Join, JoinTakes: r.JoinTakes, JoinLocks: r.JoinLocks, Chan: r.Chan}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".
@@ -209,13 +213,17 @@ func nearer(r, best *Reason) bool {
 // conditional ones (and one without guarded steps a guarded one), and a
 // reason whose conditions include another's adds nothing. It reports whether the summary changed.
 func (s *Summary) addBlock(r *Reason) bool {
+	merged := false
+	if r.Join {
+		r, merged = s.mergeJoins(r)
+	}
 	i, add := s.blockEffect(r.When, r.Guarded, r.strength(), len(r.Chain))
 	if i >= 0 {
 		s.Blocks[i] = r
 		return true
 	}
 	if !add {
-		return false
+		return merged
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
@@ -225,6 +233,34 @@ func (s *Summary) addBlock(r *Reason) bool {
 	}
 	s.Blocks = append(kept, r)
 	return true
+}
+
+// mergeJoins makes the join r and the joins of s it can replace or be
+// dropped for (one's conditions include the other's) name the locks of
+// both: whichever is kept, a caller holding a lock either join's workers
+// take still waits for them. It returns r, copied when it gains locks,
+// and whether a join of s gained some.
+func (s *Summary) mergeJoins(r *Reason) (*Reason, bool) {
+	changed := false
+	for i, b := range s.Blocks {
+		if !b.Join || !subset(b.When, r.When) && !subset(r.When, b.When) {
+			continue
+		}
+		takes := unionClasses(b.JoinTakes, r.JoinTakes)
+		locks := b.JoinLocks || r.JoinLocks
+		if len(takes) != len(b.JoinTakes) || locks != b.JoinLocks {
+			nb := *b
+			nb.JoinTakes, nb.JoinLocks = takes, locks
+			s.Blocks[i] = &nb
+			changed = true
+		}
+		if len(takes) != len(r.JoinTakes) || locks != r.JoinLocks {
+			nr := *r
+			nr.JoinTakes, nr.JoinLocks = takes, locks
+			r = &nr
+		}
+	}
+	return r, changed
 }
 
 // drops reports whether a new reason under conditions when, a join or
