@@ -82,6 +82,10 @@ func isStopOf(fn *ssa.Function, call, c *ssa.Call) bool {
 	if len(cc.Args) == 0 && !cc.IsInvoke() && is(cc.Value) {
 		return true
 	}
-	obj := FuncObject(cc.StaticCallee())
+	callee := cc.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj := FuncObject(callee)
 	return obj != nil && obj.Name() == "Stop" && obj.Pkg() != nil && obj.Pkg().Path() == "time" && len(cc.Args) == 1 && is(cc.Args[0])
 }

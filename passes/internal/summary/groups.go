@@ -68,7 +68,11 @@ func newErrgroup(v *ssa.Extract) bool {
 	if !ok || v.Index != 0 {
 		return false
 	}
-	obj := FuncObject(call.Common().StaticCallee())
+	callee := call.Common().StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj := FuncObject(callee)
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == errgroupPath && obj.Name() == "WithContext"
 }
 
