@@ -216,6 +216,13 @@
 // itself forks and joins such workers, taking no lock (a hash that
 // compresses a long input's spans in parallel, each span's chunks in
 // parallel again, as lukechampine.com/blake3 does), still only computes.
+// A group counts only when the package sees every goroutine added to it:
+// one handed to another package or to an exported helper, kept in a
+// field other packages reach, or whose Go is handed on as a func value,
+// is waited on as any WaitGroup is. A func handed to time.AfterFunc or
+// context.AfterFunc is such a worker only past a stop that came too late
+// (if !stop() { wg.Wait() }): before it, the wait lasts until the timer
+// fires or the context ends.
 // In a select, one such case is enough: a
 // publisher's select { case s.pubch <- a: case <-ctx.Done(): } hands off
 // to a pump that always receives from pubch. A lock the pump takes only on
