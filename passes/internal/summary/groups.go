@@ -1,10 +1,13 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // This file treats goroutine groups as the WaitGroups they are: a
@@ -138,17 +141,58 @@ func (a *analyzer) groupConfined(fn *ssa.Function, v ssa.Value, depth int) bool 
 				}
 			}
 		case *ssa.MakeClosure:
-			g, _ := ref.Fn.(*ssa.Function)
-			if g == nil {
+			if !a.capturedConfined(ref, v, depth, a.groupConfined) {
 				return false
 			}
-			if _, _, bound := BoundMethod(g); bound {
-				return false // g.Go as a value: called who knows where
+		case *ssa.Store:
+			// wg := new(sync.WaitGroup), captured by a closure: the
+			// variable is a cell that holds the group for its life.
+			cell, ok := ref.Addr.(*ssa.Alloc)
+			if !ok || ref.Val != v || lockstate.SetOnce(cell) != v || !a.cellConfined(fn, cell, depth) {
+				return false
 			}
-			for i, b := range ref.Bindings {
-				if b == v && (i >= len(g.FreeVars) || !a.groupConfined(g, g.FreeVars[i], depth-1)) {
-					return false
-				}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// capturedConfined reports whether the closure mc does with each of its
+// captured variables bound to v only what confined allows.
+func (a *analyzer) capturedConfined(mc *ssa.MakeClosure, v ssa.Value, depth int, confined func(*ssa.Function, ssa.Value, int) bool) bool {
+	g, _ := mc.Fn.(*ssa.Function)
+	if g == nil {
+		return false
+	}
+	if _, _, bound := BoundMethod(g); bound {
+		return false // g.Go as a value: called who knows where
+	}
+	for i, b := range mc.Bindings {
+		if b == v && (i >= len(g.FreeVars) || !confined(g, g.FreeVars[i], depth-1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// cellConfined reports whether the variable cell of fn, which holds a
+// group for its whole life, is only read, in fn or in the closures that
+// capture it, to be used as groupConfined allows.
+func (a *analyzer) cellConfined(fn *ssa.Function, cell ssa.Value, depth int) bool {
+	if depth < 0 {
+		return false
+	}
+	for _, ref := range *cell.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef, *ssa.Store: // the one store (lockstate.SetOnce)
+		case *ssa.UnOp:
+			if ref.Op != token.MUL || !a.groupConfined(fn, ref, depth) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !a.capturedConfined(ref, cell, depth, a.cellConfined) {
+				return false
 			}
 		default:
 			return false
