@@ -22,7 +22,8 @@
 # sctp statedb ice pubsub kaddht fasthttp ants websocket traefik"), r28
 # (MODS="pulsar boxo alertmanager temporal cortex gozero") and r29
 # (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
-# rclone weaviate") and r30 (MODS="livekit buildkit thanos").
+# rclone weaviate"), r30 (MODS="livekit buildkit thanos") and r31
+# (MODS="nebula swarmkit xray").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -127,6 +128,10 @@ fetch livekit github.com/livekit/livekit-server v1.13.11
 fetch buildkit github.com/moby/buildkit v0.35.0
 # Thanos v0.42 needs Go 1.26.10: v0.41.0 builds with the machine's.
 fetch thanos github.com/thanos-io/thanos v0.41.0
+# Nebula v1.12.0 needs Go 1.27.3: v1.11.2 builds with the machine's.
+fetch nebula github.com/slackhq/nebula v1.11.2
+fetch swarmkit github.com/moby/swarmkit/v2 v2.0.0
+fetch xray github.com/xtls/xray-core v1.260327.0
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -140,6 +145,13 @@ done
 # not serve: pion's own versions stand in, and the two SettingEngine calls
 # only the webrtc fork has are commented out.
 (cd "$dir/livekit" && if go mod edit -json | grep -q livekit/webrtc-pion; then go mod edit -dropreplace=github.com/pion/webrtc/v4 -dropreplace=github.com/pion/dtls/v3 -dropreplace=github.com/pion/ice/v4 && go mod tidy && sed -i 's/^\t\t\(se\.Enable\(Sped\|SctpSnap\)(true)\)/\t\t\/\/ \1/' pkg/rtc/transport.go; fi)
+# Nebula imports a fork of vishvananda/netlink (DefinedNet/netlink
+# v1.3.2-dn.1) that the proxy does not serve: the upstream v1.3.1 stands
+# in, its imports rewritten.
+(cd "$dir/nebula" && if go mod edit -json | grep -q DefinedNet/netlink; then go mod edit -droprequire=github.com/DefinedNet/netlink && grep -rl DefinedNet/netlink --include=*.go . | xargs sed -i 's#github.com/DefinedNet/netlink#github.com/vishvananda/netlink#' && GOFLAGS=-mod=mod go get github.com/vishvananda/netlink@v1.3.1 && go mod tidy; fi)
+# swarmkit's module zip has a partial vendor directory: dependencies come
+# from the proxy.
+(cd "$dir/swarmkit" && if [ -d vendor ]; then rm -rf vendor && go mod tidy; fi)
 # Alertmanager's module zip lacks its UI's built assets (ui/app/dist),
 # which ui/web.go embeds: an empty index.html stands in.
 mkdir -p "$dir/alertmanager/ui/app/dist" && touch "$dir/alertmanager/ui/app/dist/index.html"
@@ -166,7 +178,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
