@@ -726,6 +726,13 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			q = false
 			break
 		}
+		// A func value the worker hands to a helper that calls it: code
+		// the package's users supply (the summary's callback), or the
+		// package's own, which must be quick too.
+		if fs := a.funcs[fn].Summary; fs.Callback != nil || fs.Unknown != nil || !a.quickFuncArgs(fn, l) {
+			q = false
+			break
+		}
 		for _, r := range l.blocks.Blocks {
 			if len(r.Chain) != 2 || r.strength() > 0 {
 				q = false // a sleep, I/O or a wait of its own
@@ -748,6 +755,41 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 	}
 	a.quick[w] = q
 	return q
+}
+
+// quickFuncArgs reports whether the func values fn hands to callees that
+// call them run nothing that waits: each resolves to functions of the
+// package whose summaries hold no wait but a free join, no callback and
+// no unknown code.
+func (a *analyzer) quickFuncArgs(fn *ssa.Function, l *local) bool {
+	for _, st := range l.sites {
+		if st.callee == nil {
+			continue
+		}
+		cs := a.res.SummaryOf(st.callee)
+		if cs == nil || len(cs.CallsParams) == 0 {
+			continue
+		}
+		for i, arg := range st.args {
+			if arg == nil || !cs.CallsParam(i) {
+				continue
+			}
+			if _, ok := arg.(*ssa.Parameter); ok {
+				return false // the worker's own caller decides
+			}
+			o := a.origin(fn, arg, 0)
+			if !o.Closed() {
+				return false
+			}
+			for _, g := range o.Targets {
+				gs := a.summary(g)
+				if gs == nil || !onlyFreeJoins(gs.Blocks) || gs.Callback != nil || gs.Unknown != nil {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // onlyFreeJoins reports whether every block reason of a worker's callee

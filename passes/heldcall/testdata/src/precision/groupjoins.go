@@ -250,3 +250,49 @@ func (x *termIndex) SortRangesTracked() {
 		}
 	})
 }
+
+// A target builder rebuilds its targets on goroutines under its lock,
+// each handing a constructor to a helper that calls it. The constructor
+// the package's users configure is code the builder does not control;
+// the package's own normaliser only computes.
+type targetBuilder struct {
+	mu      sync.Mutex
+	build   func(labels []string) []string
+	targets [][]string
+}
+
+// NewTargetBuilder returns a builder that makes targets with build.
+func NewTargetBuilder(build func(labels []string) []string) *targetBuilder {
+	return &targetBuilder{build: build}
+}
+
+// applyTo calls f on labels.
+func applyTo(f func([]string) []string, labels []string) []string { return f(labels) }
+
+// Rebuild runs the users' constructor on the builder's goroutines while
+// it holds the lock.
+func (b *targetBuilder) Rebuild(groups [][]string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.targets = make([][]string, len(groups))
+	var wg sync.WaitGroup
+	for i, labels := range groups {
+		wg.Go(func() { b.targets[i] = applyTo(b.build, labels) })
+	}
+	wg.Wait() // want `b.mu held across call of sync.\(\*WaitGroup\).Wait \(locked at groupjoins.go:\d+, released by defer\)`
+}
+
+// Normalise sorts every group with the package's own normaliser. Not a
+// finding.
+func (b *targetBuilder) Normalise(groups [][]string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.targets = make([][]string, len(groups))
+	var wg sync.WaitGroup
+	for i, labels := range groups {
+		wg.Go(func() {
+			b.targets[i] = applyTo(func(l []string) []string { slices.Sort(l); return l }, labels)
+		})
+	}
+	wg.Wait()
+}
