@@ -145,6 +145,9 @@ func (a *analyzer) groupConfined(fn *ssa.Function, v ssa.Value, depth int) bool 
 				return false
 			}
 		case *ssa.Store:
+			if ref.Addr == v && zeroValue(ref.Val) {
+				continue // wg := sync.WaitGroup{}
+			}
 			// wg := new(sync.WaitGroup), captured by a closure: the
 			// variable is a cell that holds the group for its life.
 			cell, ok := ref.Addr.(*ssa.Alloc)
@@ -233,4 +236,11 @@ func (a *analyzer) fieldGroupConfined(fa *ssa.FieldAddr) bool {
 	}
 	a.groupFields[f] = ok
 	return ok
+}
+
+// zeroValue reports whether v is the zero value of its type: a constant
+// zero, as SSA writes an empty composite literal (sync.WaitGroup{}).
+func zeroValue(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil() || ok && c.Value == nil
 }

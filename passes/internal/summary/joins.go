@@ -67,6 +67,7 @@ type joinIndex struct {
 type goStart struct {
 	body *ssa.Function
 	vals []ssa.Value
+	fn   *ssa.Function // the function that starts it
 }
 
 // startOf returns the goStart of c, the call a goroutine runs (for
@@ -115,7 +116,9 @@ func (a *analyzer) joins() *joinIndex {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if g, ok := instr.(*ssa.Go); ok {
-					ix.starts = append(ix.starts, a.startOf(g.Common()))
+					st := a.startOf(g.Common())
+					st.fn = fn
+					ix.starts = append(ix.starts, st)
 					if t := StaticCallee(g.Common()); t != nil {
 						ix.goBodies[a.declared(t)] = true
 					} else if t := ClosureFn(g.Common().Value); t != nil {
@@ -127,7 +130,9 @@ func (a *analyzer) joins() *joinIndex {
 				// time.AfterFunc and context.AfterFunc run their func on a
 				// goroutine of its own.
 				if c, ok := instr.(*ssa.Call); ok && isAfterFunc(c.Common()) {
-					ix.starts = append(ix.starts, a.startOf(&ssa.CallCommon{Value: c.Call.Args[1]}))
+					st := a.startOf(&ssa.CallCommon{Value: c.Call.Args[1]})
+					st.fn = fn
+					ix.starts = append(ix.starts, st)
 					if t := ClosureFn(c.Call.Args[1]); t != nil {
 						ix.goBodies[a.declared(t)] = true
 						ix.noteAfterFunc(a.declared(t), c)
@@ -733,6 +738,12 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			q = false
 			break
 		}
+		// A func value the worker is started with and calls: what
+		// each go statement hands it.
+		if fs := a.funcs[fn].Summary; fn == w && len(fs.CallsParams) > 0 && !a.quickStartArgs(w, fs.CallsParams) {
+			q = false
+			break
+		}
 		for _, r := range l.blocks.Blocks {
 			if len(r.Chain) != 2 || r.strength() > 0 {
 				q = false // a sleep, I/O or a wait of its own
@@ -771,22 +782,49 @@ func (a *analyzer) quickFuncArgs(fn *ssa.Function, l *local) bool {
 			continue
 		}
 		for i, arg := range st.args {
-			if arg == nil || !cs.CallsParam(i) {
-				continue
-			}
-			if _, ok := arg.(*ssa.Parameter); ok {
-				return false // the worker's own caller decides
-			}
-			o := a.origin(fn, arg, 0)
-			if !o.Closed() {
+			if arg != nil && cs.CallsParam(i) && !a.quickFunc(fn, arg) {
 				return false
 			}
-			for _, g := range o.Targets {
-				gs := a.summary(g)
-				if gs == nil || !onlyFreeJoins(gs.Blocks) || gs.Callback != nil || gs.Unknown != nil {
-					return false
-				}
+		}
+	}
+	return true
+}
+
+// quickStartArgs reports whether the func values the worker w is started
+// with, as the parameters params it calls, are the package's own and
+// quick (see quickFunc): at each start of w that the package makes, and
+// there is one.
+func (a *analyzer) quickStartArgs(w *ssa.Function, params []int) bool {
+	found := false
+	for _, st := range a.joins().starts {
+		if st.body != w {
+			continue
+		}
+		found = true
+		for _, i := range params {
+			if i >= len(st.vals) || st.fn == nil || !a.quickFunc(st.fn, st.vals[i]) {
+				return false
 			}
+		}
+	}
+	return found
+}
+
+// quickFunc reports whether the func value v of fn is the package's own
+// code and runs nothing that waits: each function it can be has a summary
+// with no wait but a free join, no callback and no unknown code.
+func (a *analyzer) quickFunc(fn *ssa.Function, v ssa.Value) bool {
+	if _, ok := v.(*ssa.Parameter); ok {
+		return false // the caller of fn decides
+	}
+	o := a.origin(fn, v, 0)
+	if !o.Closed() {
+		return false
+	}
+	for _, g := range o.Targets {
+		gs := a.summary(g)
+		if gs == nil || !onlyFreeJoins(gs.Blocks) || gs.Callback != nil || gs.Unknown != nil {
+			return false
 		}
 	}
 	return true
