@@ -79,7 +79,7 @@ func newErrgroup(v *ssa.Extract) bool {
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == errgroupPath && obj.Name() == "WithContext"
 }
 
-// indexGroupStarts records, for a call of a group's Go or TryGo, the
+// indexGroupStart records, for a call of a group's Go or TryGo, the
 // goroutine it starts (as a go statement's) and the call as the signal
 // of the group that the goroutine's return makes (groupDone).
 func (a *analyzer) indexGroupStart(ix *joinIndex, fn *ssa.Function, c *ssa.Call) {
@@ -87,7 +87,7 @@ func (a *analyzer) indexGroupStart(ix *joinIndex, fn *ssa.Function, c *ssa.Call)
 	if !ok {
 		return
 	}
-	ix.starts = append(ix.starts, a.startOf(&ssa.CallCommon{Value: body}))
+	ix.starts = append(ix.starts, a.startOf(fn, &ssa.CallCommon{Value: body}))
 	t := a.declared(ClosureFn(body))
 	if t != nil {
 		ix.goBodies[t] = true

@@ -70,9 +70,9 @@ type goStart struct {
 	fn   *ssa.Function // the function that starts it
 }
 
-// startOf returns the goStart of c, the call a goroutine runs (for
-// time.AfterFunc, a call of its func argument).
-func (a *analyzer) startOf(c *ssa.CallCommon) goStart {
+// startOf returns the goStart of c, the call a goroutine that fn starts
+// runs (for time.AfterFunc, a call of its func argument).
+func (a *analyzer) startOf(fn *ssa.Function, c *ssa.CallCommon) goStart {
 	vals := slices.Clone(c.Args)
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 		vals = append(vals, mc.Bindings...)
@@ -84,7 +84,7 @@ func (a *analyzer) startOf(c *ssa.CallCommon) goStart {
 	if body != nil {
 		body = a.declared(body)
 	}
-	return goStart{body: body, vals: vals}
+	return goStart{body: body, vals: vals, fn: fn}
 }
 
 // A joinCand is a receive or select that may be a join, before the
@@ -116,9 +116,7 @@ func (a *analyzer) joins() *joinIndex {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if g, ok := instr.(*ssa.Go); ok {
-					st := a.startOf(g.Common())
-					st.fn = fn
-					ix.starts = append(ix.starts, st)
+					ix.starts = append(ix.starts, a.startOf(fn, g.Common()))
 					if t := StaticCallee(g.Common()); t != nil {
 						ix.goBodies[a.declared(t)] = true
 					} else if t := ClosureFn(g.Common().Value); t != nil {
@@ -130,9 +128,7 @@ func (a *analyzer) joins() *joinIndex {
 				// time.AfterFunc and context.AfterFunc run their func on a
 				// goroutine of its own.
 				if c, ok := instr.(*ssa.Call); ok && isAfterFunc(c.Common()) {
-					st := a.startOf(&ssa.CallCommon{Value: c.Call.Args[1]})
-					st.fn = fn
-					ix.starts = append(ix.starts, st)
+					ix.starts = append(ix.starts, a.startOf(fn, &ssa.CallCommon{Value: c.Call.Args[1]}))
 					if t := ClosureFn(c.Call.Args[1]); t != nil {
 						ix.goBodies[a.declared(t)] = true
 						ix.noteAfterFunc(a.declared(t), c)
