@@ -294,11 +294,7 @@
 // they call), and whose address is only ever locked and unlocked. Readers share
 // it, and the closer waits for the work in flight anyway; a read side held
 // across a channel operation or a wait stays proven, since it can keep the
-// closer waiting for ever, unless every write lock of the fence comes
-// after the closer has signalled shutdown on every path (a call of a
-// context's cancel func, a close of a channel: d.cancel(); d.rpcRW.Lock()),
-// so that the waits in flight are told to end first; a func value of the
-// package's users run under it stays proven. A lock that serialises only its object's life
+// closer waiting for ever. A lock that serialises only its object's life
 // makes a note too: an unexported or embedded mutex, only ever locked and
 // unlocked, that the package holds only in functions named Start...,
 // Stop, Close, Shutdown... and the helpers only they call, and that no

@@ -178,9 +178,6 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && boundedWait(fd) && c.closeFence(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is read-locked, and only teardown locks it for writing"
 	}
-	if fd.level == confidence.Warning && !fd.cycle && !foreignCode(fd) && c.signalledFence(fd.held) {
-		fd.level, fd.why = confidence.Note, lock.Name+" is read-locked, and only teardown locks it for writing, after it signals shutdown"
-	}
 	if fd.level == confidence.Warning && !fd.cycle && c.lifecycleOnly(fd.held) {
 		fd.level, fd.why = confidence.Note, lock.Name+" is taken only to start and stop, and no goroutine of the package takes it"
 	}
@@ -263,26 +260,6 @@ func (c *checker) closeFence(held []lockstate.Held) bool {
 		}
 	}
 	return true
-}
-
-// foreignCode reports whether the operation of fd runs code the package's
-// users supply, directly or at the end of a call chain: it need not heed
-// the package's shutdown signal, nor keep away from its locks.
-func foreignCode(fd *finding) bool {
-	return fd.category == "callback" || fd.op == "callback"
-}
-
-// signalledFence reports whether every held lock is the read side of a
-// close fence whose closer signals shutdown before it takes the write side
-// (summary.Result.SignalledFence): a reader's wait, however long, holds up
-// only the closer, which has told it to end.
-func (c *checker) signalledFence(held []lockstate.Held) bool {
-	for _, h := range held {
-		if h.Mode != lockstate.Read || h.Class == "" || h.Inherited || !c.res.SignalledFence(h.Class) {
-			return false
-		}
-	}
-	return len(held) > 0
 }
 
 // lifecycleOnly reports whether every held lock serialises only its

@@ -153,11 +153,9 @@ type analyzer struct {
 	guarding    map[string]bool // lock classes that guard state, see GuardsState
 	// lockWriters holds, by lock class, the functions that hold a lock of
 	// the class for writing somewhere (see closefence.go); fences
-	// memoises TeardownOnly's answers, signalledFences SignalledFence's
-	// (signalledfence.go).
-	lockWriters     map[string]map[*ssa.Function]bool
-	fences          map[string]bool
-	signalledFences map[string]bool
+	// memoises TeardownOnly's answers.
+	lockWriters map[string]map[*ssa.Function]bool
+	fences      map[string]bool
 	// lockHolders holds, by lock class, the functions that hold a lock
 	// of the class in either mode (see lifecycle.go); lifecycles caches
 	// LifecycleOnly.
