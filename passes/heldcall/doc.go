@@ -290,7 +290,8 @@
 // side of a close fence held across file I/O or a sleep: an unexported
 // RWMutex field that the package locks for writing only in teardown
 // (functions named Close, Stop, Shutdown..., methods that set their
-// receiver's closed, stopped or aborted flag to true, and the helpers only
+// receiver's closed, stopped or aborted flag to true and never back to
+// false, and the helpers only
 // they call), and whose address is only ever locked and unlocked. Readers share
 // it, and the closer waits for the work in flight anyway; a read side held
 // across a channel operation or a wait stays proven, since it can keep the

@@ -104,7 +104,10 @@ func (a *analyzer) teardown(fn *ssa.Function, depth int) bool {
 
 // marksEnded reports whether the method fn sets a bool field of its
 // receiver that says the object is ended (srcname.EndedFlag: closed,
-// stopped, aborted...) to true, by a store or an atomic.Bool's Store.
+// stopped, aborted...) to true, by a store or an atomic.Bool's Store, and
+// never sets such a field back to false: a rotation that marks its writer
+// closed while it swaps the file, then clears the flag, is a step of the
+// object's life, not its end.
 func marksEnded(fn *ssa.Function) bool {
 	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
 		return false
@@ -118,23 +121,30 @@ func marksEnded(fn *ssa.Function) bool {
 		f := FieldVar(fa)
 		return f != nil && srcname.EndedFlag(f.Name())
 	}
+	ended := false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			var addr, val ssa.Value
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				if endedField(instr.Addr) && isTrue(instr.Val) {
-					return true
-				}
+				addr, val = instr.Addr, instr.Val
 			case *ssa.Call:
 				callee := instr.Common().StaticCallee()
 				args := instr.Common().Args
-				if callee != nil && callee.Name() == "Store" && len(args) == 2 && endedField(args[0]) && isTrue(args[1]) {
-					return true
+				if callee != nil && callee.Name() == "Store" && len(args) == 2 {
+					addr, val = args[0], args[1]
 				}
 			}
+			if addr == nil || !endedField(addr) {
+				continue
+			}
+			if !isTrue(val) {
+				return false // cleared again, or set to what it was
+			}
+			ended = true
 		}
 	}
-	return false
+	return ended
 }
 
 // calledOnlyWithin reports whether fn is an entry (entry says which

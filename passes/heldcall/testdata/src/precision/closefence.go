@@ -152,3 +152,30 @@ func (s *spoolFile) Flush() error {
 	s.flushed = true
 	return s.f.Sync() // want `s.mu held across call of os.\(\*File\).Sync \(locked at closefence.go:\d+, released by defer\)`
 }
+
+// rotatingLog is stagedFile's twin whose writer marks the log closed only
+// while it swaps the file, then clears the flag: Rotate runs during the
+// log's normal life, so every rotation makes the appends queue behind the
+// appends in flight.
+type rotatingLog struct {
+	mu     sync.RWMutex
+	f      *os.File
+	closed bool
+}
+
+func (l *rotatingLog) Write(p []byte) (int, error) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return 0, os.ErrClosed
+	}
+	return l.f.Write(p) // want `l.mu held across call of os.\(\*File\).Write \(locked at closefence.go:\d+, released by defer\)`
+}
+
+func (l *rotatingLog) Rotate(next *os.File) {
+	l.mu.Lock()
+	l.closed = true
+	l.f = next
+	l.closed = false
+	l.mu.Unlock()
+}
