@@ -730,13 +730,14 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 		// A func value the worker hands to a helper that calls it: code
 		// the package's users supply (the summary's callback), or the
 		// package's own, which must be quick too.
-		if fs := a.funcs[fn].Summary; fs.Callback != nil || fs.Unknown != nil || !a.quickFuncArgs(fn, l) {
+		fs := a.funcs[fn].Summary
+		if fs.Callback != nil || fs.Unknown != nil || !a.quickFuncArgs(fn, l) {
 			q = false
 			break
 		}
 		// A func value the worker is started with and calls: what
 		// each go statement hands it.
-		if fs := a.funcs[fn].Summary; fn == w && len(fs.CallsParams) > 0 && !a.quickStartArgs(w, fs.CallsParams) {
+		if fn == w && len(fs.CallsParams) > 0 && !a.quickStartArgs(w, fs.CallsParams) {
 			q = false
 			break
 		}
@@ -755,7 +756,7 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			} else if st.method != nil {
 				s = a.summaryOfObj(st.method)
 			}
-			if s != nil && (!onlyFreeJoins(s.Blocks) || s.Callback != nil || s.Unknown != nil) {
+			if s != nil && !quickSummary(s) {
 				q = false
 			}
 		}
@@ -819,11 +820,18 @@ func (a *analyzer) quickFunc(fn *ssa.Function, v ssa.Value) bool {
 	}
 	for _, g := range o.Targets {
 		gs := a.summary(g)
-		if gs == nil || !onlyFreeJoins(gs.Blocks) || gs.Callback != nil || gs.Unknown != nil {
+		if gs == nil || !quickSummary(gs) {
 			return false
 		}
 	}
 	return true
+}
+
+// quickSummary reports whether a function the worker runs waits for
+// nothing but free joins (onlyFreeJoins) and runs no callback and no
+// unknown code.
+func quickSummary(s *Summary) bool {
+	return onlyFreeJoins(s.Blocks) && s.Callback == nil && s.Unknown == nil
 }
 
 // onlyFreeJoins reports whether every block reason of a worker's callee
