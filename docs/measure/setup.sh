@@ -23,7 +23,7 @@
 # (MODS="pulsar boxo alertmanager temporal cortex gozero") and r29
 # (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
 # rclone weaviate"), r30 (MODS="livekit buildkit thanos") and r31
-# (MODS="nebula swarmkit xray").
+# (MODS="nebula swarmkit xray") and r33 (MODS="kubelet ava").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -132,6 +132,8 @@ fetch thanos github.com/thanos-io/thanos v0.41.0
 fetch nebula github.com/slackhq/nebula v1.11.2
 fetch swarmkit github.com/moby/swarmkit/v2 v2.0.0
 fetch xray github.com/xtls/xray-core v1.260327.0
+fetch kubelet k8s.io/kubernetes v1.34.4
+fetch ava github.com/ava-labs/avalanchego v1.14.2
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -149,6 +151,13 @@ done
 # v1.3.2-dn.1) that the proxy does not serve: the upstream v1.3.1 stands
 # in, its imports rewritten.
 (cd "$dir/nebula" && if go mod edit -json | grep -q DefinedNet/netlink; then go mod edit -droprequire=github.com/DefinedNet/netlink && grep -rl DefinedNet/netlink --include=*.go . | xargs sed -i 's#github.com/DefinedNet/netlink#github.com/vishvananda/netlink#' && GOFLAGS=-mod=mod go get github.com/vishvananda/netlink@v1.3.1 && go mod tidy; fi)
+# Kubernetes replaces its k8s.io/* staging modules with directories its
+# module zip does not hold: their releases of the same minor version
+# stand in. Only ./pkg/kubelet/... is measured (see run.sh).
+(cd "$dir/kubelet" && sed -i -E 's#^(\s*)(k8s.io/[a-z-]+) => ./staging/src/k8s.io/[a-z-]+#\1\2 => \2 v0.34.4#' go.mod)
+# avalanchego replaces its graft modules with directories its module zip
+# does not hold: their releases of the same version stand in.
+(cd "$dir/ava" && if go mod edit -json | grep -q '"Path": "./graft'; then for r in coreth subnet-evm evm; do go mod edit -dropreplace=github.com/ava-labs/avalanchego/graft/$r; done && go mod tidy; fi)
 # swarmkit's module zip has a partial vendor directory: dependencies come
 # from the proxy.
 (cd "$dir/swarmkit" && if [ -d vendor ]; then rm -rf vendor && go mod tidy; fi)
@@ -178,7 +187,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
