@@ -31,7 +31,9 @@
 //   - callback: a call of a func value, a func field or a method value;
 //   - interface: a call of an interface method, unless the method is known
 //     to be cheap (error.Error, fmt.Stringer, context.Context, hash.Hash,
-//     sort.Interface, loggers, metrics, ...);
+//     sort.Interface, loggers, metrics, ...) or pure by the interface's
+//     role, named as a hasher or a comparator (a tree's NodeHasher, a
+//     Comparer): a digest or an order is computation, whoever supplies it;
 //   - chan: a channel send or receive. A send on a channel the package
 //     always makes with a capacity is quiet, unless a receiver of that
 //     channel in the package takes the held lock before it receives
@@ -213,9 +215,14 @@
 // it is making) and call nothing that blocks: a stop handshake with a
 // sweeper, the result of an index rebuild, a WaitGroup.Wait for
 // goroutines that only compute. A worker that calls a function which
-// itself forks and joins such workers, taking no lock (a hash that
-// compresses a long input's spans in parallel, each span's chunks in
-// parallel again, as lukechampine.com/blake3 does), still only computes.
+// itself forks and joins such workers (a hash that compresses a long
+// input's spans in parallel, each span's chunks in parallel again, as
+// lukechampine.com/blake3 does; a Merkle tree that rehashes each subtree
+// on a worker of its own, recursively, and returns the worker's buffer to
+// a pool under the pool's lock) still only computes: the locks the nested
+// workers take count as the outer workers', so a caller holding one of
+// them still waits. Nested workers that take a lock with no class (a
+// mutex handed in by pointer) do not nest.
 // A group counts only when the package sees every goroutine added to it:
 // one handed to another package or to an exported helper, kept in a
 // field other packages reach, or whose Go is handed on as a func value,

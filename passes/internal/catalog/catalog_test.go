@@ -65,3 +65,30 @@ func TestFlag(t *testing.T) {
 		t.Errorf("String() = %q", got)
 	}
 }
+
+func TestPureByRole(t *testing.T) {
+	pkg := types.NewPackage("example.com/trie", "trie")
+	iface := func(name, method string) (*types.Named, *types.Func) {
+		sig := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+		m := types.NewFunc(token.NoPos, pkg, method, sig)
+		it := types.NewInterfaceType([]*types.Func{m}, nil).Complete()
+		return types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), it, nil), m
+	}
+	for _, tc := range []struct {
+		iface, method string
+		cheap         bool
+	}{
+		{"Hasher", "HashNode", true},
+		{"KeyHasher", "Sum", true},
+		{"Comparer", "Compare3", true},
+		{"RowComparator", "Order", true},
+		{"Clock", "Sleep", false},
+		{"HasherFactory2", "Build", false},
+		{"NodeSink", "Visit", false},
+	} {
+		named, m := iface(tc.iface, tc.method)
+		if got := Cheap(named, m); got != tc.cheap {
+			t.Errorf("Cheap(%s.%s) = %v, want %v", tc.iface, tc.method, got, tc.cheap)
+		}
+	}
+}

@@ -136,7 +136,7 @@ func Cheap(iface types.Type, m *types.Func) bool {
 		if obj.Pkg() == nil { // error
 			return cheapInterfaces[obj.Name()]
 		}
-		if cheapInterfaces[obj.Pkg().Path()+"."+obj.Name()] {
+		if cheapInterfaces[obj.Pkg().Path()+"."+obj.Name()] || pureByRole(obj.Name()) {
 			return true
 		}
 		for _, p := range cheapPackages {
@@ -152,6 +152,26 @@ func Cheap(iface types.Type, m *types.Func) bool {
 			if _, isIface := n.Underlying().(*types.Interface); isIface {
 				return Cheap(n, m) // terminates: n is now the declaring interface
 			}
+		}
+	}
+	return false
+}
+
+// pureRoles are the suffixes of interface names whose implementations are
+// pure by contract, as hash.Hash and a sort's Less are: a Hasher
+// (merkledb's node Hasher, a trie's KeyHasher) computes a digest, a
+// Comparator or Comparer orders two values. Their methods, whatever their
+// names, are computation a reviewer does not move out of a critical
+// section, as the func values named hasher or comparator (cheapFuncNames).
+var pureRoles = []string{"hasher", "comparator", "comparer"}
+
+// pureByRole reports whether an interface named name is pure by its role
+// (pureRoles).
+func pureByRole(name string) bool {
+	name = strings.ToLower(name)
+	for _, r := range pureRoles {
+		if strings.HasSuffix(name, r) {
+			return true
 		}
 	}
 	return false

@@ -828,23 +828,65 @@ func (a *analyzer) quickFunc(fn *ssa.Function, v ssa.Value) bool {
 }
 
 // quickSummary reports whether a function the worker runs waits for
-// nothing but free joins (onlyFreeJoins) and runs no callback and no
-// unknown code.
+// nothing but nestable joins (onlyNestableJoins) and runs no callback and
+// no unknown code.
 func quickSummary(s *Summary) bool {
-	return onlyFreeJoins(s.Blocks) && s.Callback == nil && s.Unknown == nil
+	return onlyNestableJoins(s.Blocks) && s.Callback == nil && s.Unknown == nil
 }
 
-// onlyFreeJoins reports whether every block reason of a worker's callee
-// is a join with quick workers that take no lock: a fork-join nested in
-// the worker (a hash that compresses its chunks on goroutines of its own
-// and waits for them) lasts a short step, and holds up nobody.
-func onlyFreeJoins(blocks []*Reason) bool {
+// onlyNestableJoins reports whether every block reason of a worker's
+// callee is a join with quick workers whose locks, if any, are all named
+// by class in JoinTakes: a fork-join nested in the worker (a hash that
+// compresses its chunks on goroutines of its own and waits for them, a
+// tree hashed by a worker per subtree that returns its buffer to a
+// shared pool) lasts a short step. The outer join names the nested
+// workers' locks too (nestedJoinTakes), so a caller holding one of them
+// still waits. A join whose workers take a lock with no class (a mutex
+// handed in by pointer) does not nest.
+func onlyNestableJoins(blocks []*Reason) bool {
 	for _, r := range blocks {
-		if !r.Join || len(r.JoinTakes) > 0 || r.JoinLocks {
+		if !r.Join || r.JoinLocks && len(r.JoinTakes) == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// nestedJoinTakes returns the lock classes that the joins nested in worker
+// w wait on: the JoinTakes of the join reasons in the summaries of w, of
+// the closures it runs in place, and of the functions they call.
+func (a *analyzer) nestedJoinTakes(w *ssa.Function, locals map[*ssa.Function]*local) []string {
+	var out []string
+	add := func(s *Summary) {
+		if s == nil {
+			return
+		}
+		for _, r := range s.Blocks {
+			if r.Join {
+				for _, c := range r.JoinTakes {
+					out = addClass(out, c)
+				}
+			}
+		}
+	}
+	for _, fn := range a.family(w) {
+		if f := a.funcs[fn]; f != nil {
+			add(f.Summary)
+		}
+		l := locals[fn]
+		if l == nil {
+			continue
+		}
+		for _, st := range l.sites {
+			switch {
+			case st.callee != nil:
+				add(a.res.SummaryOf(st.callee))
+			case st.method != nil:
+				add(a.summaryOfObj(st.method))
+			}
+		}
+	}
+	return out
 }
 
 // decideJoins turns the join candidates of fn into block reasons, now that
@@ -877,6 +919,7 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 			if jc.escape {
 				acquires = a.loopAcquires(w)
 			}
+			acquires = append(slices.Clip(acquires), a.nestedJoinTakes(w, locals)...)
 			for _, c := range acquires {
 				takes = addClass(takes, c)
 				// A lock reached through a pointer field is the
