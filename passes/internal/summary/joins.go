@@ -750,13 +750,7 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			if st.callee != nil && slices.Contains(fam, st.callee) {
 				continue
 			}
-			var s *Summary
-			if st.callee != nil {
-				s = a.res.SummaryOf(st.callee)
-			} else if st.method != nil {
-				s = a.summaryOfObj(st.method)
-			}
-			if s != nil && !quickSummary(s) {
+			if s := a.siteSummary(st); s != nil && !quickSummary(s) {
 				q = false
 			}
 		}
@@ -835,14 +829,14 @@ func quickSummary(s *Summary) bool {
 }
 
 // onlyNestableJoins reports whether every block reason of a worker's
-// callee is a join with quick workers whose locks, if any, are all named
-// by class in JoinTakes: a fork-join nested in the worker (a hash that
-// compresses its chunks on goroutines of its own and waits for them, a
-// tree hashed by a worker per subtree that returns its buffer to a
-// shared pool) lasts a short step. The outer join names the nested
+// callee is a join with quick workers that take no lock, or whose locks
+// are named by class in JoinTakes: a fork-join nested in the worker (a
+// hash that compresses its chunks on goroutines of its own and waits for
+// them, a tree hashed by a worker per subtree that returns its buffer to
+// a shared pool) lasts a short step. The outer join names the nested
 // workers' locks too (nestedJoinTakes), so a caller holding one of them
-// still waits. A join whose workers take a lock with no class (a mutex
-// handed in by pointer) does not nest.
+// still waits. A join whose workers take locks but none with a class (a
+// mutex handed in by pointer) does not nest.
 func onlyNestableJoins(blocks []*Reason) bool {
 	for _, r := range blocks {
 		if !r.Join || r.JoinLocks && len(r.JoinTakes) == 0 {
@@ -878,15 +872,22 @@ func (a *analyzer) nestedJoinTakes(w *ssa.Function, locals map[*ssa.Function]*lo
 			continue
 		}
 		for _, st := range l.sites {
-			switch {
-			case st.callee != nil:
-				add(a.res.SummaryOf(st.callee))
-			case st.method != nil:
-				add(a.summaryOfObj(st.method))
-			}
+			add(a.siteSummary(st))
 		}
 	}
 	return out
+}
+
+// siteSummary returns the summary of the function a call site calls: the
+// package's own or another package's (its fact), or nil when not known.
+func (a *analyzer) siteSummary(st site) *Summary {
+	switch {
+	case st.callee != nil:
+		return a.res.SummaryOf(st.callee)
+	case st.method != nil:
+		return a.summaryOfObj(st.method)
+	}
+	return nil
 }
 
 // decideJoins turns the join candidates of fn into block reasons, now that

@@ -54,8 +54,9 @@ type Reason struct {
 	Join      bool
 	JoinTakes []string
 	// JoinLocks is set on a join whose workers take any lock, named in
-	// JoinTakes or not (one reached through a parameter): such a join is
-	// not free to nest in another worker (quickWorker).
+	// JoinTakes or not (one reached through a parameter): such a join
+	// nests in another worker only when JoinTakes names some of them
+	// (onlyNestableJoins).
 	JoinLocks bool
 	// Chan is, for a reason of Summary.Sends, the class of the channel
 	// the send puts into.
