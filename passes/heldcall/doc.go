@@ -226,7 +226,15 @@
 // A group counts only when the package sees every goroutine added to it:
 // one handed to another package or to an exported helper, kept in a
 // field other packages reach, or whose Go is handed on as a func value,
-// is waited on as any WaitGroup is. A func handed to time.AfterFunc or
+// is waited on as any WaitGroup is. A group a wrapper of the package
+// keeps by pointer (a waitGroup that makes its *sync.WaitGroup on the
+// first Add, waits through it in its Wait, and hands it to each worker it
+// starts: go func(wg *sync.WaitGroup) { ...; wg.Done() }(g.wg)) counts
+// too, when the field holds only groups made for it and every use of it
+// is the package's own; a wait through the field joins the workers of
+// every group it holds. A _test.go file that marks a group done by hand
+// (a benchmark of the wrapper) is no other side of the waits of code
+// that ships. A func handed to time.AfterFunc or
 // context.AfterFunc is such a worker only past a stop that came too late
 // (if !stop() { wg.Wait() }): before it, the wait lasts until the timer
 // fires or the context ends.

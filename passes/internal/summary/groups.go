@@ -144,6 +144,10 @@ func (a *analyzer) groupConfined(fn *ssa.Function, v ssa.Value, depth int) bool 
 			if !a.capturedConfined(ref, v, depth, a.groupConfined) {
 				return false
 			}
+		case *ssa.BinOp:
+			if _, _, ok := nilTest(ref); !ok { // if g.wg == nil: neither kept nor handed on
+				return false
+			}
 		case *ssa.Store:
 			if ref.Addr == v && zeroValue(ref.Val) {
 				continue // wg := sync.WaitGroup{}
@@ -211,14 +215,8 @@ func (a *analyzer) cellConfined(fn *ssa.Function, cell ssa.Value, depth int) boo
 // address is confined (groupConfined).
 func (a *analyzer) fieldGroupConfined(fa *ssa.FieldAddr) bool {
 	f := FieldVar(fa)
-	if f == nil {
+	if f == nil || !a.fieldUnreachable(fa, f) {
 		return false
-	}
-	if f.Exported() || f.Embedded() {
-		owner := namedPointee(fa.X.Type())
-		if owner == nil || owner.Obj().Exported() {
-			return false
-		}
 	}
 	if v, ok := a.groupFields[f]; ok {
 		return v
@@ -243,4 +241,100 @@ func (a *analyzer) fieldGroupConfined(fa *ssa.FieldAddr) bool {
 func zeroValue(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
 	return ok && c.IsNil() || ok && c.Value == nil
+}
+
+// A groupPointerField keys the groups a field of pointer type holds,
+// confined to the package (groupPointerFieldConfined): a wrapper that
+// makes its WaitGroup on first use, and hands it to its workers,
+//
+//	type waitGroup struct{ wg *sync.WaitGroup }
+//
+//	func (g *waitGroup) Add(n int) {
+//		if g.wg == nil {
+//			g.wg = new(sync.WaitGroup)
+//		}
+//		g.wg.Add(n)
+//	}
+//
+//	func (g *waitGroup) Wait() {
+//		if g.wg != nil {
+//			g.wg.Wait()
+//		}
+//	}
+//
+//	go func(wg *sync.WaitGroup) { defer wg.Done(); ... }(g.wg)
+//
+// Every Done and Go of each of those groups is one the package's code
+// makes, so the Waits through the field join the workers given any of
+// them (one key for all the field's groups, as for a group kept by value:
+// more workers to check, never fewer).
+type groupPointerField struct{ f *types.Var }
+
+// groupPointerFieldConfined reports whether the groups the pointer field
+// of fa holds are the package's alone: other packages cannot reach the
+// field (fieldGroupConfined's test); the package's code only loads it and
+// stores into it, and stores only nil or a group made there for the field
+// (new(sync.WaitGroup), &sync.WaitGroup{}); and each load is used only as
+// groupConfined allows.
+func (a *analyzer) groupPointerFieldConfined(fa *ssa.FieldAddr) bool {
+	f := FieldVar(fa)
+	if f == nil || !a.fieldUnreachable(fa, f) {
+		return false
+	}
+	f = f.Origin()
+	if v, ok := a.groupFields[f]; ok {
+		return v
+	}
+	if a.groupFields == nil {
+		a.groupFields = map[*types.Var]bool{}
+	}
+	a.groupFields[f] = true // a use that reaches the field again
+	ok := a.eachFieldStore(f, func(_ *ssa.FieldAddr, st *ssa.Store) bool {
+		return zeroValue(st.Val) || freshGroup(st)
+	})
+	for _, other := range a.indexed().fieldAddrs[f] {
+		if !ok {
+			break
+		}
+		for _, ref := range *other.Referrers() {
+			if load, isLoad := ref.(*ssa.UnOp); isLoad && !a.groupConfined(other.Parent(), load, maxGroupDepth) {
+				ok = false
+				break
+			}
+		}
+	}
+	a.groupFields[f] = ok
+	return ok
+}
+
+// freshGroup reports whether st stores a group made for it: an allocation
+// used for nothing else but being set to its zero value.
+func freshGroup(st *ssa.Store) bool {
+	alloc, ok := st.Val.(*ssa.Alloc)
+	if !ok || !isGroup(alloc.Type()) {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if ref != st && (ref.Addr != ssa.Value(alloc) || !zeroValue(ref.Val)) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fieldUnreachable reports whether other packages cannot reach the field
+// f of fa: it is unexported and not embedded, or its struct is
+// unexported.
+func (a *analyzer) fieldUnreachable(fa *ssa.FieldAddr, f *types.Var) bool {
+	if !f.Exported() && !f.Embedded() {
+		return true
+	}
+	owner := namedPointee(fa.X.Type())
+	return owner != nil && !owner.Obj().Exported()
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
+	"github.com/lockaudit/lockaudit/passes/internal/srcname"
 )
 
 // This file recognises joins with the package's own workers: a receive or
@@ -298,6 +299,13 @@ func (a *analyzer) chanKeysAt(fn *ssa.Function, v ssa.Value, depth int) []chanKe
 			if p, ok := x.X.(*ssa.Parameter); ok && x.Op == token.MUL && depth > 0 {
 				return a.paramChanKeys(fn, p, depth-1)
 			}
+			// A group a wrapper keeps by pointer (groups.go).
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && isGroup(x.Type()) {
+				if f := FieldVar(fa); f != nil && a.groupPointerFieldConfined(fa) {
+					return []chanKey{groupPointerField{f.Origin()}}
+				}
+				return nil
+			}
 		}
 		break
 	}
@@ -330,11 +338,12 @@ func (a *analyzer) elemChanKeys(fn *ssa.Function, m ssa.Value, depth int) []chan
 }
 
 // paramChanKeys returns the keys of the channels the callers pass as the
-// parameter p of fn, a function only the package calls, directly; nil if
-// one of them is not known.
+// parameter p of fn, a function only the package calls, directly (a func
+// literal: the calls and go statements that run it where it is made);
+// nil if one of them is not known.
 func (a *analyzer) paramChanKeys(fn *ssa.Function, p *ssa.Parameter, depth int) []chanKey {
 	i := slices.Index(fn.Params, p)
-	if i < 0 || fn.Parent() != nil {
+	if i < 0 {
 		return nil
 	}
 	var vals []valueSite
@@ -503,7 +512,8 @@ func (a *analyzer) joinCandidate(fn *ssa.Function, instr ssa.Instruction) (worke
 // an operation of fn waits on (its sends and closes for a receive, its
 // receives for a send, signal): nil when k is not known, when there is no
 // other side, or when one of them is not on a goroutine the package starts
-// (or is fn itself).
+// (or is fn itself). For a wait outside _test.go files, the other sides in
+// them are left out.
 func (a *analyzer) sideWorkers(fn *ssa.Function, k chanKey, signal bool) []*ssa.Function {
 	if k == nil {
 		return nil
@@ -514,7 +524,14 @@ func (a *analyzer) sideWorkers(fn *ssa.Function, k chanKey, signal bool) []*ssa.
 		others = ix.recvs[k]
 	}
 	var ws []*ssa.Function
+	shipped := !srcname.InTest(a.pass.Fset, fn.Pos())
 	for _, o := range others {
+		if shipped && srcname.InTest(a.pass.Fset, o.Pos()) {
+			// A test driving the package's objects by hand (a
+			// benchmark marking its own group done) decides nothing
+			// about the waits of code that ships.
+			continue
+		}
 		w, started := ix.groupDone[o]
 		if !started {
 			w = a.worker(o.Parent())
