@@ -351,7 +351,13 @@
 // constructor makes on the lock it is passed (sync.NewCond(mtx)) is tied
 // to the field its caller keeps that lock in, and two Conds of one object
 // made on the very same mutex share it: waiting on one releases a lock
-// taken through the other's L. A deferred cleanup that runs
+// taken through the other's L. A condition variable of the module's own
+// counts as a sync.Cond: a struct with one sync.Locker field and a Wait
+// method whose wait happens with that Locker released (a cancellable
+// Cond: c.L.Unlock(); defer c.L.Lock(); select { ... }), made by a
+// constructor whose one sync.Locker parameter is the held lock
+// (lock.NewCond(&m.mu)) or by a literal that sets the field. A Wait that
+// keeps the Locker held is reported as any wait is. A deferred cleanup that runs
 // only on an error (if retErr != nil { ... }), deferred after the last
 // step that can fail, never runs: every return after the defer leaves the
 // tested variable nil. Starting a goroutine under a lock is not

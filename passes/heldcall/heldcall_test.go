@@ -55,6 +55,8 @@ var corpus = []string{
 	"spillqueue/logger",
 	"digest",
 	"digest/tree",
+	"txpool",
+	"txpool/syncx",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -50,18 +50,23 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			}
 			return
 		}
-		// c.cond = sync.NewCond(x)
-		if call, ok := st.Val.(*ssa.Call); ok && isNewCond(call) && len(call.Call.Args) == 1 {
-			lock := a.lockClassOf(flow.Fn, call.Call.Args[0], 0)
-			if onlyInCond(call.Call.Args[0]) {
+		// c.cond = sync.NewCond(x), or a constructor of a Cond of the
+		// module's own (lock.NewCond(x)).
+		if call, ok := st.Val.(*ssa.Call); ok {
+			l, ok := condMadeOn(call)
+			if !ok {
+				return
+			}
+			lock := a.lockClassOf(flow.Fn, l, 0)
+			if onlyInCond(l) {
 				lock = condOwnL
 			}
-			if stored := storedFieldClass(flow, call.Call.Args[0]); stored != "" {
+			if stored := storedFieldClass(flow, l); stored != "" {
 				lock = stored // a new lock the struct keeps: its field names it
 			}
 			if cond := flow.IDOf(st.Addr).Class; cond != "" && lock != "" {
 				out[cond] = lock
-				a.noteCondSource(cond, call.Call.Args[0])
+				a.noteCondSource(cond, l)
 			}
 		}
 	})
@@ -252,18 +257,47 @@ func (a *analyzer) storedLockClass(funcs []*ssa.Function, flows map[*ssa.Functio
 	return class
 }
 
+// isCondL reports whether fa selects the Locker a Cond is made on: the L
+// of a sync.Cond, or the Locker field of a Cond of the module's own
+// (lockstate.CondLikeLocker).
 func isCondL(fa *ssa.FieldAddr) bool {
 	named := namedPointee(fa.X.Type())
-	if named == nil || !isNamed(named, "sync", "Cond") {
+	if named == nil {
 		return false
 	}
 	st, _ := named.Underlying().(*types.Struct)
-	return st != nil && fa.Field < st.NumFields() && st.Field(fa.Field).Name() == "L"
+	if st == nil || fa.Field >= st.NumFields() {
+		return false
+	}
+	name := st.Field(fa.Field).Name()
+	if isNamed(named, "sync", "Cond") {
+		return name == "L"
+	}
+	l, ok := lockstate.CondLikeLocker(named)
+	return ok && name == l
 }
 
 func isNewCond(call *ssa.Call) bool {
 	fn := call.Call.StaticCallee()
 	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond"
+}
+
+// condMadeOn returns the Locker a call makes a new Cond on: the argument
+// of sync.NewCond, or the one sync.Locker argument of a constructor of a
+// Cond of the module's own (lockstate.CondLikeConstructor).
+func condMadeOn(call *ssa.Call) (ssa.Value, bool) {
+	if isNewCond(call) && len(call.Call.Args) == 1 {
+		return call.Call.Args[0], true
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || call.Call.IsInvoke() {
+		return nil, false
+	}
+	i, ok := lockstate.CondLikeConstructor(fn.Signature)
+	if !ok || i >= len(call.Call.Args) {
+		return nil, false
+	}
+	return call.Call.Args[i], true
 }
 
 // isNamed reports whether t is the named type path.name.
@@ -354,6 +388,22 @@ func condOfParam(fn *ssa.Function, cond ssa.Value) string {
 		return condParamPrefix + strconv.Itoa(i)
 	}
 	return ""
+}
+
+// condLikeReleased returns the CondLock placeholder for the released lock
+// id when it is the Locker of a Cond of the module's own that is fn's
+// parameter (c.L in lock.(*Cond).Wait, released around its select): the
+// caller's Cond argument tells which of its locks that is, as for a helper
+// waiting on the *sync.Cond its caller passes. It returns "" otherwise.
+func condLikeReleased(fn *ssa.Function, id lockstate.ID) string {
+	if id.Root != lockstate.RootParam || id.RootIndex >= len(fn.Params) {
+		return ""
+	}
+	l, ok := lockstate.CondLikeLocker(fn.Params[id.RootIndex].Type())
+	if !ok || id.Path != "."+l {
+		return ""
+	}
+	return condParamPrefix + strconv.Itoa(id.RootIndex)
 }
 
 // condLockAt resolves cl, the CondLock of a callee's reason, at a call in

@@ -74,9 +74,13 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	g := a.guardsOf(fn)
 	var cur *ssa.BasicBlock
 	plausible := "" // why the operation being scanned only may block
+	condParam := "" // the receiver's Locker, released here by a Cond of the module's own
 	setBlock := func(kind, op string, cond string) {
 		if l.dying {
 			return
+		}
+		if cond == "" {
+			cond = condParam
 		}
 		r := &Reason{Kind: kind, Chain: []string{name, op}, CondLock: cond, Released: released, When: g.when(cur)}
 		switch {
@@ -136,12 +140,15 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 		l.dying = a.dyingAt(fn, b)
 		l.env = a.envGatesOf(fn)[b]
 		for _, instr := range b.Instrs {
-			released = nil
+			released, condParam = nil, ""
 			curInstr = instr
 			if ev, ok := flow.EventAt(instr); ok {
 				for _, id := range ev.State.Released {
 					if id.Class != "" {
 						released = append(released, id.Class)
+					}
+					if cp := condLikeReleased(fn, id); cp != "" {
+						condParam = cp
 					}
 				}
 			}

@@ -1,0 +1,94 @@
+// Package txpool is a transaction pool whose consumers wait, under the
+// pool's lock, for a transaction to arrive: through a cancellable Cond of
+// another package, made on that lock, whose Wait releases it.
+package txpool
+
+import (
+	"context"
+	"sync"
+
+	"txpool/syncx"
+)
+
+// Pool holds pending transactions.
+type Pool struct {
+	mu      sync.Mutex
+	cond    *syncx.Cond
+	pending [][]byte
+
+	statsMu sync.Mutex
+	waits   int
+
+	ready *syncx.Gate
+}
+
+// New returns an empty pool.
+func New() *Pool {
+	p := &Pool{}
+	p.cond = syncx.NewCond(&p.mu)
+	p.ready = syncx.NewGate(&p.mu)
+	return p
+}
+
+// Add queues tx and wakes the waiters.
+func (p *Pool) Add(tx []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pending = append(p.pending, tx)
+	p.cond.Broadcast()
+}
+
+// Next waits for a transaction. Wait releases p.mu while it waits, so
+// Add can take it: not a finding.
+func (p *Pool) Next(ctx context.Context) ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.pending) == 0 {
+		if err := p.cond.Wait(ctx); err != nil {
+			return nil, err
+		}
+	}
+	tx := p.pending[0]
+	p.pending = p.pending[1:]
+	return tx, nil
+}
+
+// NextCounted is Next, but it counts the wait under the stats lock,
+// which the Cond does not release: every reader of the stats waits for a
+// transaction too.
+func (p *Pool) NextCounted(ctx context.Context) ([]byte, error) {
+	p.statsMu.Lock()
+	defer p.statsMu.Unlock()
+	p.waits++
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.pending) == 0 {
+		if err := p.cond.Wait(ctx); err != nil { // want `p.statsMu held across call of syncx.\(\*Cond\).Wait, which blocks: syncx.\(\*Cond\).Wait -> select`
+			return nil, err
+		}
+	}
+	tx := p.pending[0]
+	p.pending = p.pending[1:]
+	return tx, nil
+}
+
+// Waits returns how many waits were counted.
+func (p *Pool) Waits() int {
+	p.statsMu.Lock()
+	defer p.statsMu.Unlock()
+	return p.waits
+}
+
+// AwaitReady waits for the pool to open, holding p.mu: the gate's Wait
+// does not release it.
+func (p *Pool) AwaitReady() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ready.Wait() // want `p.mu held across call of syncx.\(\*Gate\).Wait, which blocks: syncx.\(\*Gate\).Wait -> channel receive`
+}
+
+// AwaitReadyUnlocked is AwaitReady without the pool's lock: not a
+// finding.
+func (p *Pool) AwaitReadyUnlocked() {
+	p.ready.Wait()
+}
