@@ -48,7 +48,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 				return nil // from a context already done on every path
 			}
 			r, h, cycle := c.recvCycle(f, instr.X, held)
-			if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {
+			if held = c.res.ClosedFirst(f, instr, c.joinHeld(instr, held)); !cycle && len(held) == 0 {
 				return nil
 			}
 			fd := &finding{category: "chan", what: "channel receive", held: held, sides: f.Flow.IDOf(instr.X).Class != ""}
@@ -64,7 +64,9 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 					return nil // a buffered send case: the plain send's hand-off
 				}
 			}
-			if held = c.joinHeld(instr, held); len(held) == 0 {
+			// A fence's read side held across a wait its writers end
+			// first keeps no one waiting (summary.Result.ClosedFirst).
+			if held = c.res.ClosedFirst(f, instr, c.joinHeld(instr, held)); len(held) == 0 {
 				return nil
 			}
 			return &finding{category: "select", what: "blocking select", held: held}

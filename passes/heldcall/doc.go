@@ -357,7 +357,15 @@
 // Cond: c.L.Unlock(); defer c.L.Lock(); select { ... }), made by a
 // constructor whose one sync.Locker parameter is the held lock
 // (lock.NewCond(&m.mu)) or by a literal that sets the field. A Wait that
-// keeps the Locker held is reported as any wait is. A deferred cleanup that runs
+// keeps the Locker held is reported as any wait is. A wait under the read
+// side of a fence that its writers end first is not reported: a select or
+// receive that listens on a channel field of the object whose unexported
+// RWMutex is read-locked, when every write lock of that mutex in the
+// package comes, on every path, after a close of the same object's
+// channel (a queue's Close closes closing, then takes the write side to
+// drain; its producers hold the read side while they wait for room or
+// for closing). Readers share the read side, and every writer has woken
+// the reader before it waits. A deferred cleanup that runs
 // only on an error (if retErr != nil { ... }), deferred after the last
 // step that can fail, never runs: every return after the defer leaves the
 // tested variable nil. Starting a goroutine under a lock is not

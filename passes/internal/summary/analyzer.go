@@ -165,8 +165,9 @@ type analyzer struct {
 	workerOnly map[string]bool
 	// entryLocks and nested memoise callersHold and nestedUnder (see
 	// nested.go).
-	entryLocks map[*ssa.Function][]lockstate.Held
-	nested     map[nestKey]bool
+	entryLocks  map[*ssa.Function][]lockstate.Held
+	nested      map[nestKey]bool
+	closedFirst map[nestKey]bool // closedBeforeWrites's answers, by lock and channel class
 	// backPtrs memoises backPtrOf (see backpointers.go).
 	backPtrs map[*types.Var]backPtr
 	// handleLoads holds, by lock class, the loads of fields that the
