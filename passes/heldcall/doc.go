@@ -131,8 +131,9 @@
 // method value) is judged by what it does. One the package's users supply
 // that is named, or typed, as a comparator, hash, key or index function,
 // clock or converter (less, hashFn, keyFunc, cache.IndexFunc, now,
-// convert, parse, decode) is pure by convention, like sort.Interface's
-// Less, and not reported; one shaped as a comparator (two parameters of
+// convert, parse, decode), or as a sizer whose one result is an integer
+// (a cache's size func(K, V) int, cost, weigher), is pure by convention,
+// like sort.Interface's Less, and not reported; one shaped as a comparator (two parameters of
 // one type that is not an interface, any others plain data, and a bool
 // result: changed(cluster string, old, new *Namespace)) is pure by
 // contract too, a note, and so is a sort routine (func(sort.Interface),

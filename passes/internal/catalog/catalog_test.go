@@ -92,3 +92,33 @@ func TestPureByRole(t *testing.T) {
 		}
 	}
 }
+
+func TestCheapFuncSizers(t *testing.T) {
+	pkg := types.NewPackage("example.com/lru", "lru")
+	param := func(t types.Type) *types.Var { return types.NewParam(token.NoPos, pkg, "", t) }
+	sig := func(result types.Type, params ...types.Type) *types.Signature {
+		var ps []*types.Var
+		for _, p := range params {
+			ps = append(ps, param(p))
+		}
+		return types.NewSignatureType(nil, nil, nil, types.NewTuple(ps...), types.NewTuple(param(result)), false)
+	}
+	str, integer, i64 := types.Typ[types.String], types.Typ[types.Int], types.Typ[types.Int64]
+	errType := types.Universe.Lookup("error").Type()
+	for _, tc := range []struct {
+		name  string
+		t     types.Type
+		cheap bool
+	}{
+		{"size", sig(integer, str, str), true},     // an LRU's size func(K, V) int
+		{"Cost", sig(i64, str), true},              // a cost func(V) int64
+		{"weigher", sig(integer, str, str), true},  // a weigher
+		{"size", sig(errType, str), false},         // not a measurement
+		{"onEvict", sig(integer, str, str), false}, // a hook, whatever it returns
+		{"sizeOf", sig(types.Typ[types.Float64], str), false},
+	} {
+		if got := CheapFunc(tc.name, tc.t); got != tc.cheap {
+			t.Errorf("CheapFunc(%s, %s) = %v, want %v", tc.name, tc.t, got, tc.cheap)
+		}
+	}
+}

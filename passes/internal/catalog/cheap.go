@@ -203,24 +203,42 @@ var cheapFuncNames = map[string]bool{
 	"printf": true, "debugf": true, "infof": true, "warnf": true, "errorf": true,
 }
 
+// sizerNames are names of func values that measure an entry: a cache's
+// size or cost function (func(K, V) int), weighing what it is handed for
+// the eviction policy. Only a func whose one result is an integer counts:
+// a measurement, as a hash is.
+var sizerNames = map[string]bool{
+	"size": true, "sizefn": true, "sizefunc": true, "sizer": true, "sizeof": true,
+	"cost": true, "costfn": true, "costfunc": true,
+	"weight": true, "weigher": true, "weightfn": true, "weightfunc": true,
+}
+
 // CheapFunc reports whether a func value named name (the last element of
 // its expression: a field, parameter or variable) of type t is cheap by
 // convention: a comparator, hash or clock by its name or its named type's
-// name, or a flag getter (no parameters, one bool result, such as an
-// option's func() bool knob).
+// name, a sizer by its name with one integer result (sizerNames), or a
+// flag getter (no parameters, one bool result, such as an option's
+// func() bool knob).
 func CheapFunc(name string, t types.Type) bool {
-	if cheapFuncNames[strings.ToLower(name)] {
-		return true
+	typeName := ""
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		typeName = strings.ToLower(n.Obj().Name())
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && cheapFuncNames[strings.ToLower(n.Obj().Name())] {
+	if cheapFuncNames[strings.ToLower(name)] || cheapFuncNames[typeName] {
 		return true
 	}
 	sig, ok := t.Underlying().(*types.Signature)
-	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+	if !ok || sig.Results().Len() != 1 {
 		return false
 	}
 	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
+	if !ok {
+		return false
+	}
+	if sizerNames[strings.ToLower(name)] || sizerNames[typeName] {
+		return b.Info()&types.IsInteger != 0
+	}
+	return sig.Params().Len() == 0 && b.Kind() == types.Bool
 }
 
 // SettingsType reports whether a struct type's name says it holds settings
