@@ -222,8 +222,10 @@
 // on a worker of its own, recursively, and returns the worker's buffer to
 // a pool under the pool's lock) still only computes: the locks the nested
 // workers take count as the outer workers', so a caller holding one of
-// them still waits. Nested workers that take a lock with no class (a
-// mutex handed in by pointer) do not nest.
+// them still waits. Nested workers that take a lock with no class that
+// a caller could hold (a mutex handed in by pointer) do not nest, whatever
+// named locks they take too; a mutex the forking helper makes for its
+// workers' results is no caller's, and its fork-join still nests.
 // A group counts only when the package sees every goroutine added to it:
 // one handed to another package or to an exported helper, kept in a
 // field other packages reach, or whose Go is handed on as a func value,

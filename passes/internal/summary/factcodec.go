@@ -184,7 +184,7 @@ func (w *factWriter) reason(r *Reason) {
 	w.bool(r.Guarded)
 	w.bool(r.Join)
 	w.strings(r.JoinTakes)
-	w.bool(r.JoinLocks)
+	w.bool(r.JoinUnnamed)
 }
 
 func (w *factWriter) ints(xs []int) {
@@ -361,16 +361,16 @@ func (r *factReader) reason() *Reason {
 		return nil
 	}
 	return &Reason{
-		Kind:      r.string(),
-		Chain:     r.strings(),
-		CondLock:  r.string(),
-		Released:  r.strings(),
-		Plausible: r.string(),
-		When:      r.conds(),
-		Guarded:   r.bool(),
-		Join:      r.bool(),
-		JoinTakes: r.strings(),
-		JoinLocks: r.bool(),
+		Kind:        r.string(),
+		Chain:       r.strings(),
+		CondLock:    r.string(),
+		Released:    r.strings(),
+		Plausible:   r.string(),
+		When:        r.conds(),
+		Guarded:     r.bool(),
+		Join:        r.bool(),
+		JoinTakes:   r.strings(),
+		JoinUnnamed: r.bool(),
 	}
 }
 

@@ -846,19 +846,48 @@ func quickSummary(s *Summary) bool {
 }
 
 // onlyNestableJoins reports whether every block reason of a worker's
-// callee is a join with quick workers that take no lock, or whose locks
-// are named by class in JoinTakes: a fork-join nested in the worker (a
-// hash that compresses its chunks on goroutines of its own and waits for
-// them, a tree hashed by a worker per subtree that returns its buffer to
-// a shared pool) lasts a short step. The outer join names the nested
-// workers' locks too (nestedJoinTakes), so a caller holding one of them
-// still waits. A join whose workers take locks but none with a class (a
-// mutex handed in by pointer) does not nest.
+// callee is a join with quick workers whose locks, if any, are all named
+// by class in JoinTakes: a fork-join nested in the worker (a hash that
+// compresses its chunks on goroutines of its own and waits for them, a
+// tree hashed by a worker per subtree that returns its buffer to a shared
+// pool) lasts a short step. The outer join names the nested workers'
+// locks too (nestedJoinTakes), so a caller holding one of them still
+// waits. A join whose workers take a lock with no class (a mutex handed in
+// by pointer), with named locks or without, does not nest: the outer join
+// could not name that lock.
 func onlyNestableJoins(blocks []*Reason) bool {
 	for _, r := range blocks {
-		if !r.Join || r.JoinLocks && len(r.JoinTakes) == 0 {
+		if !r.Join || r.JoinUnnamed {
 			return false
 		}
+	}
+	return true
+}
+
+// unnamedTake reports whether the worker w's take e is of a lock with no
+// class that the function forking w may have been handed (a mutex passed
+// in by pointer, a package variable): one a caller of the forking
+// function could hold. A lock the forking function made itself and
+// captured (the mutex a parallel hash collects its chunks' sums under)
+// is no caller's.
+func (a *analyzer) unnamedTake(w *ssa.Function, e lockstate.Effect) bool {
+	if e.Lock.Class != "" {
+		return false
+	}
+	if e.Lock.Root != lockstate.RootFree {
+		return true
+	}
+	mc := lockstate.MadeOnce(w)
+	if mc == nil || e.Lock.RootIndex >= len(mc.Bindings) {
+		return true
+	}
+	flow := a.flows[mc.Parent()]
+	if flow == nil {
+		return true
+	}
+	switch flow.IDOf(mc.Bindings[e.Lock.RootIndex]).Root {
+	case lockstate.RootLocal, lockstate.RootValue:
+		return false
 	}
 	return true
 }
@@ -924,7 +953,7 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 			}
 			continue
 		}
-		quick, locks := true, false
+		quick, unnamed := true, false
 		var takes []string
 		for _, w := range jc.workers {
 			if !a.quickWorker(w, locals) {
@@ -932,7 +961,7 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 				break
 			}
 			ws := a.funcs[w].Summary
-			locks = locks || len(ws.Acquires) > 0 || len(ws.Takes) > 0
+			unnamed = unnamed || slices.ContainsFunc(ws.Takes, func(e lockstate.Effect) bool { return a.unnamedTake(w, e) })
 			acquires := ws.Acquires
 			if jc.escape {
 				acquires = a.loopAcquires(w)
@@ -953,7 +982,7 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 			}
 		}
 		if quick {
-			r.Join, r.JoinTakes, r.JoinLocks = true, takes, locks
+			r.Join, r.JoinTakes, r.JoinUnnamed = true, takes, unnamed
 			if a.joinTakes == nil {
 				a.joinTakes = map[ssa.Instruction][]string{}
 			}

@@ -53,11 +53,11 @@ type Reason struct {
 	// weakest: any other reason replaces one.
 	Join      bool
 	JoinTakes []string
-	// JoinLocks is set on a join whose workers take any lock, named in
-	// JoinTakes or not (one reached through a parameter): such a join
-	// nests in another worker only when JoinTakes names some of them
-	// (onlyNestableJoins).
-	JoinLocks bool
+	// JoinUnnamed is set on a join whose workers take a lock that
+	// JoinTakes cannot name, a lock with no class (a mutex handed in by
+	// pointer): such a join does not nest in another worker
+	// (onlyNestableJoins), since the outer join could not name it either.
+	JoinUnnamed bool
 	// Chan is, for a reason of Summary.Sends, the class of the channel
 	// the send puts into.
 	Chan string
@@ -75,7 +75,7 @@ func (r *Reason) extend(fn string) *Reason {
 		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
 	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded,
-		Join: r.Join, JoinTakes: r.JoinTakes, JoinLocks: r.JoinLocks, Chan: r.Chan}
+		Join: r.Join, JoinTakes: r.JoinTakes, JoinUnnamed: r.JoinUnnamed, Chan: r.Chan}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".
@@ -248,16 +248,16 @@ func (s *Summary) mergeJoins(r *Reason) (*Reason, bool) {
 			continue
 		}
 		takes := unionClasses(b.JoinTakes, r.JoinTakes)
-		locks := b.JoinLocks || r.JoinLocks
-		if len(takes) != len(b.JoinTakes) || locks != b.JoinLocks {
+		unnamed := b.JoinUnnamed || r.JoinUnnamed
+		if len(takes) != len(b.JoinTakes) || unnamed != b.JoinUnnamed {
 			nb := *b
-			nb.JoinTakes, nb.JoinLocks = takes, locks
+			nb.JoinTakes, nb.JoinUnnamed = takes, unnamed
 			s.Blocks[i] = &nb
 			changed = true
 		}
-		if len(takes) != len(r.JoinTakes) || locks != r.JoinLocks {
+		if len(takes) != len(r.JoinTakes) || unnamed != r.JoinUnnamed {
 			nr := *r
-			nr.JoinTakes, nr.JoinLocks = takes, locks
+			nr.JoinTakes, nr.JoinUnnamed = takes, unnamed
 			r = &nr
 		}
 	}

@@ -119,3 +119,101 @@ func (l *Ledger) RehashQuiet(inputs map[string][]byte) {
 	wg.Wait()
 	l.hashed += len(sums)
 }
+
+// auditTrail records which digests were recomputed, under its own lock.
+type auditTrail struct {
+	mu      sync.Mutex
+	entries []string
+}
+
+var trail auditTrail
+
+// RehashAudited is RehashTallied with the helper also writing to the
+// audit trail: a lock the outer join can name does not make the ledger's
+// lock, handed in by pointer, any less taken.
+func (l *Ledger) RehashAudited(inputs map[string][]byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var wg sync.WaitGroup
+	for k, in := range inputs {
+		wg.Go(func() { l.digests[k] = audited(&l.mu, &l.hashed, k, in) })
+	}
+	wg.Wait() // want `l.mu held across call of sync.\(\*WaitGroup\).Wait \(locked at rebuild.go:\d+, released by defer\)`
+}
+
+// audited is tallied, with an entry in the audit trail.
+func audited(mu *sync.Mutex, n *int, key string, in []byte) [32]byte {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		trail.mu.Lock()
+		trail.entries = append(trail.entries, key)
+		trail.mu.Unlock()
+		mu.Lock()
+		*n++
+		mu.Unlock()
+	})
+	wg.Wait()
+	return Sum(in)
+}
+
+// RehashAuditedQuiet is RehashAudited whose helper only writes the audit
+// trail, a lock the ledger's holder does not hold: not a finding.
+func (l *Ledger) RehashAuditedQuiet(inputs map[string][]byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var wg sync.WaitGroup
+	for k, in := range inputs {
+		wg.Go(func() { l.digests[k] = auditedOnly(k, in) })
+	}
+	wg.Wait()
+}
+
+// auditedOnly hashes in and records key in the audit trail.
+func auditedOnly(key string, in []byte) [32]byte {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		trail.mu.Lock()
+		trail.entries = append(trail.entries, key)
+		trail.mu.Unlock()
+	})
+	wg.Wait()
+	return Sum(in)
+}
+
+// RehashChunked rehashes every input on its own goroutine under the
+// lock, each input's chunks on goroutines of their own that collect
+// their sums under a mutex of the helper's: a lock no caller can hold, so
+// the nested fork-join is computation. Not a finding.
+func (l *Ledger) RehashChunked(inputs map[string][]byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var wg sync.WaitGroup
+	for k, in := range inputs {
+		wg.Go(func() { l.digests[k] = chunked(in, 1024) })
+	}
+	wg.Wait()
+}
+
+// chunked hashes in a chunk per goroutine and folds the chunk sums.
+func chunked(in []byte, size int) [32]byte {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		sums [][32]byte
+	)
+	for off := 0; off < len(in); off += size {
+		chunk := in[off:min(off+size, len(in))]
+		wg.Go(func() {
+			s := Sum(chunk)
+			mu.Lock()
+			sums = append(sums, s)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	var all []byte
+	for _, s := range sums {
+		all = append(all, s[:]...)
+	}
+	return Sum(all)
+}
