@@ -23,7 +23,8 @@
 # (MODS="pulsar boxo alertmanager temporal cortex gozero") and r29
 # (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
 # rclone weaviate"), r30 (MODS="livekit buildkit thanos") and r31
-# (MODS="nebula swarmkit xray") and r33 (MODS="kubelet ava").
+# (MODS="nebula swarmkit xray"), r33 (MODS="kubelet ava") and r34
+# (MODS="kubo vlogs").
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -134,6 +135,8 @@ fetch swarmkit github.com/moby/swarmkit/v2 v2.0.0
 fetch xray github.com/xtls/xray-core v1.260327.0
 fetch kubelet k8s.io/kubernetes v1.34.4
 fetch ava github.com/ava-labs/avalanchego v1.14.2
+fetch kubo github.com/ipfs/kubo v0.43.1
+fetch vlogs github.com/VictoriaMetrics/VictoriaLogs v1.52.2
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -158,6 +161,10 @@ done
 # avalanchego replaces its graft modules with directories its module zip
 # does not hold: their releases of the same version stand in.
 (cd "$dir/ava" && if go mod edit -json | grep -q '"Path": "./graft'; then for r in coreth subnet-evm evm; do go mod edit -dropreplace=github.com/ava-labs/avalanchego/graft/$r; done && go mod tidy; fi)
+# kubo replaces go-libp2p with a fork the proxy does not serve; v0.49.0,
+# which it requires, does not build against the webtransport-go the module
+# pins, and v0.50.0 does.
+(cd "$dir/kubo" && if go mod edit -json | grep -q '"Path": "github.com/lidel/go-libp2p"'; then go mod edit -dropreplace=github.com/libp2p/go-libp2p && GOFLAGS=-mod=mod go get github.com/libp2p/go-libp2p@v0.50.0; fi)
 # swarmkit's module zip has a partial vendor directory: dependencies come
 # from the proxy.
 (cd "$dir/swarmkit" && if [ -d vendor ]; then rm -rf vendor && go mod tidy; fi)
@@ -187,7 +194,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
