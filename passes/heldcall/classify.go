@@ -129,7 +129,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 		// Two Conds made on one mutex share it: a lock taken through
 		// the other's L is released too.
 		held = heldExcept(held, func(h lockstate.Held) bool { return c.res.ThroughCondL(h.Class, h.Key, cond.Class, cond.Key) })
-		if others := without(held, l); len(others) > 0 {
+		if others := withoutReleased(held, l); len(others) > 0 {
 			return &finding{category: catalog.Wait, what: "call of (*sync.Cond).Wait", held: others}
 		}
 		return nil
@@ -464,10 +464,10 @@ func (c *checker) blockedBy(r *summary.Reason, held []lockstate.Held) []lockstat
 		held = summary.JoinBlocked(held, r.JoinTakes)
 	}
 	if r.CondLock != "" {
-		held = without(held, r.CondLock)
+		held = withoutReleased(held, r.CondLock)
 	}
 	for _, class := range r.Released {
-		held = without(held, class)
+		held = withoutReleased(held, class)
 	}
 	return held
 }
@@ -487,8 +487,21 @@ func withoutKey(held []lockstate.Held, key string) []lockstate.Held {
 	return heldExcept(held, func(h lockstate.Held) bool { return h.Key == key })
 }
 
-// without returns held without the locks of class.
-func without(held []lockstate.Held, class string) []lockstate.Held {
+// withoutReleased returns held without the lock of class that a wait
+// releases, when only one held lock has that class. With two (a stage's
+// lock and the next stage's, taken hand over hand, the wait on the next
+// stage's Cond), the class does not say which one the wait releases, and
+// both stay held.
+func withoutReleased(held []lockstate.Held, class string) []lockstate.Held {
+	n := 0
+	for _, h := range held {
+		if h.Class == class {
+			n++
+		}
+	}
+	if n != 1 {
+		return held
+	}
 	return heldExcept(held, func(h lockstate.Held) bool { return h.Class == class })
 }
 

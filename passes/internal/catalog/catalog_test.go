@@ -93,7 +93,7 @@ func TestPureByRole(t *testing.T) {
 	}
 }
 
-func TestCheapFuncSizers(t *testing.T) {
+func TestSizerFunc(t *testing.T) {
 	pkg := types.NewPackage("example.com/lru", "lru")
 	param := func(t types.Type) *types.Var { return types.NewParam(token.NoPos, pkg, "", t) }
 	sig := func(result types.Type, params ...types.Type) *types.Signature {
@@ -117,8 +117,8 @@ func TestCheapFuncSizers(t *testing.T) {
 		{"onEvict", sig(integer, str, str), false}, // a hook, whatever it returns
 		{"sizeOf", sig(types.Typ[types.Float64], str), false},
 	} {
-		if got := CheapFunc(tc.name, tc.t); got != tc.cheap {
-			t.Errorf("CheapFunc(%s, %s) = %v, want %v", tc.name, tc.t, got, tc.cheap)
+		if got := SizerFunc(tc.name, tc.t); got != tc.cheap {
+			t.Errorf("SizerFunc(%s, %s) = %v, want %v", tc.name, tc.t, got, tc.cheap)
 		}
 	}
 }

@@ -216,29 +216,43 @@ var sizerNames = map[string]bool{
 // CheapFunc reports whether a func value named name (the last element of
 // its expression: a field, parameter or variable) of type t is cheap by
 // convention: a comparator, hash or clock by its name or its named type's
-// name, a sizer by its name with one integer result (sizerNames), or a
-// flag getter (no parameters, one bool result, such as an option's
-// func() bool knob).
+// name, or a flag getter (no parameters, one bool result, such as an
+// option's func() bool knob).
 func CheapFunc(name string, t types.Type) bool {
-	typeName := ""
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		typeName = strings.ToLower(n.Obj().Name())
-	}
-	if cheapFuncNames[strings.ToLower(name)] || cheapFuncNames[typeName] {
+	if cheapFuncNames[strings.ToLower(name)] || cheapFuncNames[strings.ToLower(typeName(t))] {
 		return true
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// SizerFunc reports whether a func value named name of type t measures
+// what it is handed by its role: named as a sizer (sizerNames), by itself
+// or by its named type, with one integer result. Only what the package's
+// users may supply there is pure by that role: functions the package
+// itself stores there are judged by what they do.
+func SizerFunc(name string, t types.Type) bool {
+	if !sizerNames[strings.ToLower(name)] && !sizerNames[strings.ToLower(typeName(t))] {
+		return false
 	}
 	sig, ok := t.Underlying().(*types.Signature)
 	if !ok || sig.Results().Len() != 1 {
 		return false
 	}
 	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
-	if !ok {
-		return false
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// typeName returns the name of t when it is a named type, or "".
+func typeName(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
 	}
-	if sizerNames[strings.ToLower(name)] || sizerNames[typeName] {
-		return b.Info()&types.IsInteger != 0
-	}
-	return sig.Params().Len() == 0 && b.Kind() == types.Bool
+	return ""
 }
 
 // SettingsType reports whether a struct type's name says it holds settings

@@ -76,12 +76,12 @@ func (r *Result) ClosedFirst(f *Func, instr ssa.Instruction, held []lockstate.He
 // wokenFence reports whether the held lock h is the read side of a
 // private lock whose writers all close one of the channels recvs first.
 func (a *analyzer) wokenFence(f *Func, h lockstate.Held, recvs []ssa.Value) bool {
-	if h.Mode != lockstate.Read || h.Class == "" || h.Inherited || !a.privateLock(h.Class) {
+	if h.Mode != lockstate.Read || h.Class == "" || h.Inherited || h.Root == lockstate.RootGlobal || !a.privateLock(h.Class) {
 		return false
 	}
 	for _, ch := range recvs {
 		id := f.Flow.IDOf(ch)
-		if id.Class == "" || !lockstate.SameOwner(id, h.ID) || !a.closeOnlyChan(ch) {
+		if id.Class == "" || id.Root == lockstate.RootGlobal || !lockstate.SameOwner(id, h.ID) || !a.closeOnlyChan(ch) {
 			continue
 		}
 		if a.closedBeforeWrites(h.Class, id.Class) {
@@ -92,8 +92,10 @@ func (a *analyzer) wokenFence(f *Func, h lockstate.Held, recvs []ssa.Value) bool
 }
 
 // closeOnlyChan reports whether ch is loaded from a channel field that
-// only the package can reach and that only ever holds channels the
-// package makes for it: closing it is the package's business alone.
+// only the package can reach and that is set only while its object is
+// built (a store into a new object of a channel the package makes), never
+// swapped for another later: closing it is the package's business alone,
+// and a reader waits on the very channel the writer closes.
 func (a *analyzer) closeOnlyChan(ch ssa.Value) bool {
 	load, ok := ch.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
@@ -107,9 +109,10 @@ func (a *analyzer) closeOnlyChan(ch ssa.Value) bool {
 	if f == nil || !a.fieldUnreachable(fa, f) {
 		return false
 	}
-	return a.eachFieldStore(f.Origin(), func(_ *ssa.FieldAddr, st *ssa.Store) bool {
+	return a.eachFieldStore(f.Origin(), func(at *ssa.FieldAddr, st *ssa.Store) bool {
 		_, made := st.Val.(*ssa.MakeChan)
-		return made
+		_, fresh := at.X.(*ssa.Alloc)
+		return made && fresh
 	})
 }
 

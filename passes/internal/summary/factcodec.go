@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 7
+const factVersion = 8
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -184,7 +184,6 @@ func (w *factWriter) reason(r *Reason) {
 	w.bool(r.Guarded)
 	w.bool(r.Join)
 	w.strings(r.JoinTakes)
-	w.bool(r.JoinUnnamed)
 }
 
 func (w *factWriter) ints(xs []int) {
@@ -361,16 +360,15 @@ func (r *factReader) reason() *Reason {
 		return nil
 	}
 	return &Reason{
-		Kind:        r.string(),
-		Chain:       r.strings(),
-		CondLock:    r.string(),
-		Released:    r.strings(),
-		Plausible:   r.string(),
-		When:        r.conds(),
-		Guarded:     r.bool(),
-		Join:        r.bool(),
-		JoinTakes:   r.strings(),
-		JoinUnnamed: r.bool(),
+		Kind:      r.string(),
+		Chain:     r.strings(),
+		CondLock:  r.string(),
+		Released:  r.strings(),
+		Plausible: r.string(),
+		When:      r.conds(),
+		Guarded:   r.bool(),
+		Join:      r.bool(),
+		JoinTakes: r.strings(),
 	}
 }
 

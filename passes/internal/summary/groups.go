@@ -329,12 +329,62 @@ func freshGroup(st *ssa.Store) bool {
 }
 
 // fieldUnreachable reports whether other packages cannot reach the field
-// f of fa: it is unexported and not embedded, or its struct is
-// unexported.
+// f of fa: it is unexported and not embedded, or its struct is unexported
+// and the package hands that struct to no other package (hiddenType).
 func (a *analyzer) fieldUnreachable(fa *ssa.FieldAddr, f *types.Var) bool {
 	if !f.Exported() && !f.Embedded() {
 		return true
 	}
 	owner := namedPointee(fa.X.Type())
-	return owner != nil && !owner.Obj().Exported()
+	return owner != nil && !owner.Obj().Exported() && a.hiddenType(owner)
+}
+
+// hiddenType reports whether the unexported named type t stays in the
+// package: no struct type of the package embeds it or has an exported
+// field of it (its exported fields would be promoted or reachable), and
+// no exported function or method returns it.
+func (a *analyzer) hiddenType(t *types.Named) bool {
+	holds := func(x types.Type) bool {
+		if p, ok := x.(*types.Pointer); ok {
+			x = p.Elem()
+		}
+		return types.Identical(x, t)
+	}
+	scope := a.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.TypeName:
+			named, _ := obj.Type().(*types.Named)
+			if named == nil {
+				continue
+			}
+			if st, ok := named.Underlying().(*types.Struct); ok {
+				for i := range st.NumFields() {
+					if f := st.Field(i); (f.Embedded() || f.Exported()) && holds(f.Type()) {
+						return false
+					}
+				}
+			}
+			for i := range named.NumMethods() {
+				if m := named.Method(i); m.Exported() && resultsHold(m.Signature(), holds) {
+					return false
+				}
+			}
+		case *types.Func:
+			if obj.Exported() && resultsHold(obj.Signature(), holds) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// resultsHold reports whether one of sig's results is a type holds accepts.
+func resultsHold(sig *types.Signature, holds func(types.Type) bool) bool {
+	for i := range sig.Results().Len() {
+		if holds(sig.Results().At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -202,20 +203,29 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 	}
 }
 
-// waitGroupOp returns the group of a call of a WaitGroup's Done (done)
-// or of a WaitGroup's or an errgroup.Group's Wait.
+// waitGroupOp returns the group of a call of a WaitGroup's Done (done),
+// or of its Add with a negative constant (a lease ended by hand:
+// wg.Add(-1) is a Done), or of a WaitGroup's or an errgroup.Group's Wait.
 func waitGroupOp(c *ssa.CallCommon) (wg ssa.Value, done, ok bool) {
 	g, name, ok := groupMethod(c)
-	if !ok || len(c.Args) != 1 {
+	if !ok {
 		return nil, false, false
 	}
-	switch name {
-	case "Done":
+	switch {
+	case name == "Done" && len(c.Args) == 1:
 		return g, true, true
-	case "Wait":
+	case name == "Wait" && len(c.Args) == 1:
 		return g, false, true
+	case name == "Add" && len(c.Args) == 2 && negativeConst(c.Args[1]):
+		return g, true, true
 	}
 	return nil, false, false
+}
+
+// negativeConst reports whether v is an integer constant below zero.
+func negativeConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && constant.Sign(k.Value) < 0
 }
 
 // IsWaitGroupWait reports whether c calls (*sync.WaitGroup).Wait or
@@ -846,50 +856,95 @@ func quickSummary(s *Summary) bool {
 }
 
 // onlyNestableJoins reports whether every block reason of a worker's
-// callee is a join with quick workers whose locks, if any, are all named
-// by class in JoinTakes: a fork-join nested in the worker (a hash that
-// compresses its chunks on goroutines of its own and waits for them, a
-// tree hashed by a worker per subtree that returns its buffer to a shared
-// pool) lasts a short step. The outer join names the nested workers'
-// locks too (nestedJoinTakes), so a caller holding one of them still
-// waits. A join whose workers take a lock with no class (a mutex handed in
-// by pointer), with named locks or without, does not nest: the outer join
-// could not name that lock.
+// callee is a join with quick workers: a fork-join nested in the worker
+// (a hash that compresses its chunks on goroutines of its own and waits
+// for them, a tree hashed by a worker per subtree that returns its buffer
+// to a shared pool) lasts a short step. The outer join names the nested
+// workers' locks too (nestedJoinTakes), so a caller holding one of them
+// still waits. A join whose workers take a lock with no class that is not
+// their forker's own is no join at all (unnamedLocks), so it does not nest.
 func onlyNestableJoins(blocks []*Reason) bool {
 	for _, r := range blocks {
-		if !r.Join || r.JoinUnnamed {
+		if !r.Join {
 			return false
 		}
 	}
 	return true
 }
 
+// unnamedLocks reports whether the worker w, or a closure it runs in
+// place, takes a lock with no class that is not its own: a mutex handed
+// in by pointer, returned by an accessor (c.locker()), looked up in a lock
+// table, or set on one branch or another. A caller of the function that
+// waits for w could hold such a lock, and JoinTakes could not name it, so
+// the wait is no join: it is reported as the wait it is. A mutex the
+// forking function declares and captures (the one a parallel hash
+// collects its chunks' sums under, ownLock) is no caller's.
+func (a *analyzer) unnamedLocks(w *ssa.Function) bool {
+	if s := a.funcs[w].Summary; slices.ContainsFunc(s.Takes, func(e lockstate.Effect) bool { return a.unnamedTake(w, e) }) {
+		return true
+	}
+	for _, fn := range a.family(w) {
+		flow := a.flows[fn]
+		if flow == nil {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				op := lockstate.OpOf(c.Common())
+				if op.Kind != lockstate.Acquire && op.Kind != lockstate.TryAcq {
+					continue
+				}
+				if flow.IDOf(op.Recv).Class == "" && !a.ownLock(fn, op.Recv) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // unnamedTake reports whether the worker w's take e is of a lock with no
-// class that the function forking w may have been handed (a mutex passed
-// in by pointer, a package variable): one a caller of the forking
-// function could hold. A lock the forking function made itself and
-// captured (the mutex a parallel hash collects its chunks' sums under)
-// is no caller's.
+// class that the function forking w did not make itself (see
+// unnamedLocks).
 func (a *analyzer) unnamedTake(w *ssa.Function, e lockstate.Effect) bool {
 	if e.Lock.Class != "" {
 		return false
 	}
-	if e.Lock.Root != lockstate.RootFree {
+	if e.Lock.Root != lockstate.RootFree || e.Lock.Path != "" {
 		return true
 	}
 	mc := lockstate.MadeOnce(w)
 	if mc == nil || e.Lock.RootIndex >= len(mc.Bindings) {
 		return true
 	}
-	flow := a.flows[mc.Parent()]
-	if flow == nil {
-		return true
-	}
-	switch flow.IDOf(mc.Bindings[e.Lock.RootIndex]).Root {
-	case lockstate.RootLocal, lockstate.RootValue:
+	return !a.ownLock(mc.Parent(), mc.Bindings[e.Lock.RootIndex])
+}
+
+// ownLock reports whether the lock v of fn is a mutex variable that fn,
+// or a function enclosing it, declares (var mu sync.Mutex): the address
+// of its own allocation, reached through the variables closures capture.
+func (a *analyzer) ownLock(fn *ssa.Function, v ssa.Value) bool {
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Alloc:
+			return lockstate.IsLockType(x.Type())
+		case *ssa.FreeVar:
+			i := slices.Index(fn.FreeVars, x)
+			mc := lockstate.MadeOnce(fn)
+			if i < 0 || mc == nil || i >= len(mc.Bindings) {
+				return false
+			}
+			fn, v = mc.Parent(), mc.Bindings[i]
+			continue
+		}
 		return false
 	}
-	return true
+	return false
 }
 
 // nestedJoinTakes returns the lock classes that the joins nested in worker
@@ -953,15 +1008,14 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 			}
 			continue
 		}
-		quick, unnamed := true, false
+		quick := true
 		var takes []string
 		for _, w := range jc.workers {
-			if !a.quickWorker(w, locals) {
+			if !a.quickWorker(w, locals) || a.unnamedLocks(w) {
 				quick = false
 				break
 			}
 			ws := a.funcs[w].Summary
-			unnamed = unnamed || slices.ContainsFunc(ws.Takes, func(e lockstate.Effect) bool { return a.unnamedTake(w, e) })
 			acquires := ws.Acquires
 			if jc.escape {
 				acquires = a.loopAcquires(w)
@@ -982,7 +1036,7 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 			}
 		}
 		if quick {
-			r.Join, r.JoinTakes, r.JoinUnnamed = true, takes, unnamed
+			r.Join, r.JoinTakes = true, takes
 			if a.joinTakes == nil {
 				a.joinTakes = map[ssa.Instruction][]string{}
 			}

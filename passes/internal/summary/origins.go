@@ -126,6 +126,11 @@ func (a *analyzer) origin(fn *ssa.Function, v ssa.Value, depth int) Origin {
 	}
 	a.origins[v] = Origin{} // in progress: a cycle adds nothing
 	o := a.originOf(fn, v, depth+1)
+	if depth == 0 && sizerFunc(v) {
+		// A size or cost function: what users supply measures; what
+		// the package stores there is judged as its own code.
+		o.Supplied, o.Unknown = "", ""
+	}
 	if o.Supplied != "" || o.Unknown != "" {
 		// A value of a func type only the package can make (an option
 		// over its unexported config, passed in by callers) is one of
@@ -454,6 +459,16 @@ func cheapFunc(v ssa.Value) bool {
 		name = name[i+1:]
 	}
 	return catalog.CheapFunc(name, v.Type())
+}
+
+// sizerFunc reports whether the called func value v measures by its role
+// (see catalog.SizerFunc).
+func sizerFunc(v ssa.Value) bool {
+	name := ValueName(v)
+	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
+		name = name[i+1:]
+	}
+	return catalog.SizerFunc(name, v.Type())
 }
 
 // settingGetter reports whether v is a setting: a getter read from a field

@@ -329,7 +329,8 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		}
 		when = append(slices.Clip(st.when), when...)
 		guarded := b.Guarded || dropped || st.env != ""
-		if i, add := s.blockEffect(when, guarded, b.strength(), len(b.Chain)+1); i < 0 && !add {
+		releases := b.releases() || len(st.released) > 0
+		if i, add := s.blockEffect(when, guarded, releases, b.strength(), len(b.Chain)+1); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
 		r := b.extend(name.get())

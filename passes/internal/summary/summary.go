@@ -53,11 +53,6 @@ type Reason struct {
 	// weakest: any other reason replaces one.
 	Join      bool
 	JoinTakes []string
-	// JoinUnnamed is set on a join whose workers take a lock that
-	// JoinTakes cannot name, a lock with no class (a mutex handed in by
-	// pointer): such a join does not nest in another worker
-	// (onlyNestableJoins), since the outer join could not name it either.
-	JoinUnnamed bool
 	// Chan is, for a reason of Summary.Sends, the class of the channel
 	// the send puts into.
 	Chan string
@@ -75,7 +70,7 @@ func (r *Reason) extend(fn string) *Reason {
 		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
 	}
 	return &Reason{Kind: r.Kind, Chain: chain, CondLock: r.CondLock, Released: r.Released, Plausible: r.Plausible, When: r.When, Guarded: r.Guarded,
-		Join: r.Join, JoinTakes: r.JoinTakes, JoinUnnamed: r.JoinUnnamed, Chan: r.Chan}
+		Join: r.Join, JoinTakes: r.JoinTakes, Chan: r.Chan}
 }
 
 // String renders the chain, such as "flush -> (*os.File).Sync".
@@ -218,7 +213,7 @@ func (s *Summary) addBlock(r *Reason) bool {
 	if r.Join {
 		r, merged = s.mergeJoins(r)
 	}
-	i, add := s.blockEffect(r.When, r.Guarded, r.strength(), len(r.Chain))
+	i, add := s.blockEffect(r.When, r.Guarded, r.releases(), r.strength(), len(r.Chain))
 	if i >= 0 {
 		s.Blocks[i] = r
 		return true
@@ -248,16 +243,15 @@ func (s *Summary) mergeJoins(r *Reason) (*Reason, bool) {
 			continue
 		}
 		takes := unionClasses(b.JoinTakes, r.JoinTakes)
-		unnamed := b.JoinUnnamed || r.JoinUnnamed
-		if len(takes) != len(b.JoinTakes) || unnamed != b.JoinUnnamed {
+		if len(takes) != len(b.JoinTakes) {
 			nb := *b
-			nb.JoinTakes, nb.JoinUnnamed = takes, unnamed
+			nb.JoinTakes = takes
 			s.Blocks[i] = &nb
 			changed = true
 		}
-		if len(takes) != len(r.JoinTakes) || unnamed != r.JoinUnnamed {
+		if len(takes) != len(r.JoinTakes) {
 			nr := *r
-			nr.JoinTakes, nr.JoinUnnamed = takes, unnamed
+			nr.JoinTakes = takes
 			r = &nr
 		}
 	}
@@ -276,7 +270,7 @@ func drops(when []lockstate.Cond, join bool, b *Reason) bool {
 // s.Blocks[i] (i >= 0), or it is added (add), or s does not change.
 // Callers that extend a callee's reasons build the new chain only when it
 // is needed.
-func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong, length int) (i int, add bool) {
+func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases bool, strong, length int) (i int, add bool) {
 	join := strong < 0
 	for i, b := range s.Blocks {
 		if !subset(b.When, when) {
@@ -295,11 +289,15 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong, lengt
 			return -1, false // b holds whenever r does, and blocks surely
 		}
 		// b holds whenever r does. Under the same conditions, a
-		// certain path replaces a guarded one, an operation that
-		// surely waits (I/O, a sleep) one that may not (a channel used
-		// as a pool), and a shorter chain a longer one: the nearest
-		// operation is the one a reviewer of the call can check.
-		if same && (b.Guarded && !guarded || b.Guarded == guarded && (strong > b.strength() || strong == b.strength() && length < len(b.Chain))) {
+		// certain path replaces a guarded one, an operation made with
+		// all the caller's locks held one made with some released (a
+		// Cond's wait, then a wait with its lock taken again: the
+		// second blocks every caller), an operation that surely waits
+		// (I/O, a sleep) one that may not (a channel used as a pool),
+		// and a shorter chain a longer one: the nearest operation is
+		// the one a reviewer of the call can check.
+		if same && (b.Guarded && !guarded || b.Guarded == guarded && (b.releases() && !releases ||
+			b.releases() == releases && (strong > b.strength() || strong == b.strength() && length < len(b.Chain)))) {
 			return i, false
 		}
 		return -1, false
@@ -313,6 +311,11 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded bool, strong, lengt
 	}
 	return -1, kept < maxBlocks
 }
+
+// releases reports whether the reason's operation happens with some of
+// the caller's locks released (a Cond's L, an unlock/relock window): it
+// blocks fewer callers than one made with all of them held.
+func (r *Reason) releases() bool { return r.CondLock != "" || len(r.Released) > 0 }
 
 // strength ranks block reasons by how surely the operation waits: I/O and
 // sleeps wait, a WaitGroup or Cond waits for other goroutines, a channel

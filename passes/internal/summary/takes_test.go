@@ -46,7 +46,8 @@ func refAddTake(s *Summary, t lockstate.Effect) bool {
 func refAddBlock(s *Summary, r *Reason) bool {
 	for i, b := range s.Blocks {
 		if subset(b.When, r.When) {
-			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && (r.strength() > b.strength() || r.strength() == b.strength() && len(r.Chain) < len(b.Chain))) {
+			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && (b.releases() && !r.releases() ||
+				b.releases() == r.releases() && (r.strength() > b.strength() || r.strength() == b.strength() && len(r.Chain) < len(b.Chain)))) {
 				s.Blocks[i] = r
 				return true
 			}
@@ -145,6 +146,9 @@ func TestBlockEffect(t *testing.T) {
 	kinds := []string{"chan", "wait", "file", "sleep"}
 	random := func() *Reason {
 		r := &Reason{Kind: kinds[rng.IntN(len(kinds))], Chain: []string{"f", "g", "h", "op"}[:2+rng.IntN(3)], Guarded: rng.IntN(3) == 0}
+		if rng.IntN(4) == 0 {
+			r.Released = []string{"(*pkg.T).mu"} // made in an unlock/relock window
+		}
 		for _, c := range conds {
 			if rng.IntN(3) == 0 {
 				r.When = append(r.When, c)
@@ -159,7 +163,7 @@ func TestBlockEffect(t *testing.T) {
 			s.addBlock(random())
 		}
 		r := random()
-		i, add := s.blockEffect(r.When, r.Guarded, r.strength(), len(r.Chain))
+		i, add := s.blockEffect(r.When, r.Guarded, r.releases(), r.strength(), len(r.Chain))
 		before := slices.Clone(s.Blocks)
 		ref := &Summary{Blocks: slices.Clone(s.Blocks)}
 		changed := s.addBlock(r)

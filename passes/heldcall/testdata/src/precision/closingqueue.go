@@ -130,3 +130,93 @@ func (q *inboundQueue) Close() {
 		}
 	})
 }
+
+// epochQueue swaps in a new kick channel at each flush and closes the old
+// one before it takes the write side: a producer that arrives after the
+// swap waits on a channel no writer closes, so the flush waits for it.
+type epochQueue struct {
+	fence sync.RWMutex
+	kick  chan struct{}
+	items chan []byte
+}
+
+func newEpochQueue(size int) *epochQueue {
+	return &epochQueue{kick: make(chan struct{}), items: make(chan []byte, size)}
+}
+
+func (q *epochQueue) Push(ctx context.Context, msg []byte) bool {
+	q.fence.RLock()
+	defer q.fence.RUnlock()
+	select { // want `q.fence held across blocking select`
+	case q.items <- msg:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-q.kick:
+		return false
+	}
+}
+
+func (q *epochQueue) Pop() []byte {
+	return <-q.items
+}
+
+func (q *epochQueue) Flush() {
+	old := q.kick
+	q.kick = make(chan struct{})
+	close(old)
+	q.fence.Lock()
+	defer q.fence.Unlock()
+	for len(q.items) > 0 {
+		<-q.items
+	}
+}
+
+// peers' lock is one fence over every session, and guards the set of
+// live sessions: closing one session's channel wakes that session's
+// senders only, not another's, whose Close then waits.
+type peerRegistry struct {
+	mu       sync.RWMutex
+	sessions map[*peerSession]bool
+}
+
+var peers peerRegistry
+
+type peerSession struct {
+	closing chan struct{}
+	out     chan []byte
+}
+
+// startPeers makes the sessions, before any Send or Close.
+func startPeers(n int) []*peerSession {
+	peers.sessions = map[*peerSession]bool{}
+	var out []*peerSession
+	for range n {
+		s := &peerSession{closing: make(chan struct{}), out: make(chan []byte)}
+		peers.sessions[s] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+func (s *peerSession) Send(ctx context.Context, msg []byte) bool {
+	peers.mu.RLock()
+	defer peers.mu.RUnlock()
+	select { // want `peers.mu held across blocking select`
+	case s.out <- msg:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.closing:
+		return false
+	}
+}
+
+func (s *peerSession) Recv() []byte { return <-s.out }
+
+func (s *peerSession) Close() {
+	close(s.closing)
+	peers.mu.Lock()
+	defer peers.mu.Unlock()
+	delete(peers.sessions, s)
+}

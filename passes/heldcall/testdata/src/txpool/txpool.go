@@ -20,6 +20,7 @@ type Pool struct {
 	waits   int
 
 	ready *syncx.Gate
+	acked *syncx.AckCond
 }
 
 // New returns an empty pool.
@@ -27,6 +28,7 @@ func New() *Pool {
 	p := &Pool{}
 	p.cond = syncx.NewCond(&p.mu)
 	p.ready = syncx.NewGate(&p.mu)
+	p.acked = syncx.NewAckCond(&p.mu)
 	return p
 }
 
@@ -91,4 +93,17 @@ func (p *Pool) AwaitReady() {
 // finding.
 func (p *Pool) AwaitReadyUnlocked() {
 	p.ready.Wait()
+}
+
+// NextAcked waits on the AckCond, whose Wait releases p.mu only until it
+// is woken, then waits for the acknowledgement with p.mu held again.
+func (p *Pool) NextAcked() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.pending) == 0 {
+		p.acked.Wait() // want `p.mu held across call of syncx.\(\*AckCond\).Wait, which blocks: syncx.\(\*AckCond\).Wait -> channel receive`
+	}
+	tx := p.pending[0]
+	p.pending = p.pending[1:]
+	return tx
 }

@@ -76,3 +76,31 @@ func (g *Gate) Open() {
 		close(g.open)
 	}
 }
+
+// AckCond is a Cond whose Wait, once woken, takes L back and then waits
+// for the waker's acknowledgement with L held.
+type AckCond struct {
+	L    sync.Locker
+	wake chan struct{}
+	acks chan struct{}
+}
+
+// NewAckCond returns an AckCond on l.
+func NewAckCond(l sync.Locker) *AckCond {
+	return &AckCond{L: l, wake: make(chan struct{}), acks: make(chan struct{})}
+}
+
+// Wait releases c.L until woken, then waits for the acknowledgement
+// holding it.
+func (c *AckCond) Wait() {
+	c.L.Unlock()
+	<-c.wake
+	c.L.Lock()
+	<-c.acks // want `c.L held across channel receive`
+}
+
+// Wake wakes one waiter and acknowledges it.
+func (c *AckCond) Wake() {
+	c.wake <- struct{}{}
+	c.acks <- struct{}{}
+}
