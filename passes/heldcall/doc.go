@@ -132,7 +132,8 @@
 // that is named, or typed, as a comparator, hash, key or index function,
 // clock or converter (less, hashFn, keyFunc, cache.IndexFunc, now,
 // convert, parse, decode), or as a sizer whose one result is an integer
-// (a cache's size func(K, V) int, cost, weigher), is pure by convention,
+// (a cache's size func(K, V) int, cost, weigher; a method the package
+// itself stores there is judged by what it does), is pure by convention,
 // like sort.Interface's Less, and not reported; one shaped as a comparator (two parameters of
 // one type that is not an interface, any others plain data, and a bool
 // result: changed(cluster string, old, new *Namespace)) is pure by
@@ -222,10 +223,13 @@
 // on a worker of its own, recursively, and returns the worker's buffer to
 // a pool under the pool's lock) still only computes: the locks the nested
 // workers take count as the outer workers', so a caller holding one of
-// them still waits. Nested workers that take a lock with no class that
-// a caller could hold (a mutex handed in by pointer) do not nest, whatever
-// named locks they take too; a mutex the forking helper makes for its
-// workers' results is no caller's, and its fork-join still nests.
+// them still waits. Workers that take a lock with no class make the
+// wait no join, nested or not, whatever named locks they take too: a mutex
+// handed in by pointer, returned by an accessor or looked up in a lock
+// table may be a caller's. A mutex the forking function declares for its
+// workers' results is no caller's, and its fork-join still is one. A
+// wg.Add(-1) is a Done: a lease the package's users end by hand is the
+// wait's other side.
 // A group counts only when the package sees every goroutine added to it:
 // one handed to another package or to an exported helper, kept in a
 // field other packages reach, or whose Go is handed on as a func value,
@@ -360,12 +364,17 @@
 // Cond: c.L.Unlock(); defer c.L.Lock(); select { ... }), made by a
 // constructor whose one sync.Locker parameter is the held lock
 // (lock.NewCond(&m.mu)) or by a literal that sets the field. A Wait that
-// keeps the Locker held is reported as any wait is. A wait under the read
+// keeps the Locker held, or blocks again once it has taken it back, is
+// reported as any wait is. A wait releases a held lock of the Cond's class
+// only when one held lock has that class: hand over hand, holding a stage's
+// lock and the next stage's while waiting on the next stage's Cond, both
+// stay held. A wait under the read
 // side of a fence that its writers end first is not reported: a select or
 // receive that listens on a channel field of the object whose unexported
 // RWMutex is read-locked, when every write lock of that mutex in the
 // package comes, on every path, after a close of the same object's
-// channel (a queue's Close closes closing, then takes the write side to
+// channel, set only while the object is built (neither may be
+// package-level) (a queue's Close closes closing, then takes the write side to
 // drain; its producers hold the read side while they wait for room or
 // for closing). Readers share the read side, and every writer has woken
 // the reader before it waits. A deferred cleanup that runs
