@@ -341,12 +341,23 @@ func (a *analyzer) fieldUnreachable(fa *ssa.FieldAddr, f *types.Var) bool {
 
 // hiddenType reports whether the unexported named type t stays in the
 // package: no struct type of the package embeds it or has an exported
-// field of it (its exported fields would be promoted or reachable), and
-// no exported function or method returns it.
+// field that holds it (its exported fields would be promoted or
+// reachable), and no exported variable, function or method holds or
+// returns it, directly or in a pointer, slice, array, map or channel.
 func (a *analyzer) hiddenType(t *types.Named) bool {
-	holds := func(x types.Type) bool {
-		if p, ok := x.(*types.Pointer); ok {
-			x = p.Elem()
+	var holds func(x types.Type) bool
+	holds = func(x types.Type) bool {
+		switch u := x.(type) {
+		case *types.Pointer:
+			return holds(u.Elem())
+		case *types.Slice:
+			return holds(u.Elem())
+		case *types.Array:
+			return holds(u.Elem())
+		case *types.Map:
+			return holds(u.Key()) || holds(u.Elem())
+		case *types.Chan:
+			return holds(u.Elem())
 		}
 		return types.Identical(x, t)
 	}
@@ -372,6 +383,10 @@ func (a *analyzer) hiddenType(t *types.Named) bool {
 			}
 		case *types.Func:
 			if obj.Exported() && resultsHold(obj.Signature(), holds) {
+				return false
+			}
+		case *types.Var:
+			if obj.Exported() && holds(obj.Type()) {
 				return false
 			}
 		}

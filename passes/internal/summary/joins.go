@@ -144,6 +144,7 @@ func (a *analyzer) joins() *joinIndex {
 			for _, instr := range b.Instrs {
 				if c, ok := instr.(*ssa.Call); ok {
 					a.indexGroupStart(ix, fn, c)
+					a.indexGroupDecrement(ix, fn, c)
 				}
 				forChanOps(instr, func(ch ssa.Value, signal bool) {
 					for _, k := range a.chanKeysOf(fn, ch) {
@@ -220,6 +221,70 @@ func waitGroupOp(c *ssa.CallCommon) (wg ssa.Value, done, ok bool) {
 		return g, true, true
 	}
 	return nil, false, false
+}
+
+// indexGroupDecrement records a group's Add whose delta may be negative
+// without being a constant (a wrapper's Add(delta) that its users, or its
+// own Done, call with -1) as a signal of the group, as a Done is. A delta
+// the package's callers all pass non-negative (a lazy wrapper's Add, only
+// ever called with 1, or len(jobs)) is no signal.
+func (a *analyzer) indexGroupDecrement(ix *joinIndex, fn *ssa.Function, c *ssa.Call) {
+	g, name, ok := groupMethod(c.Common())
+	if !ok || name != "Add" || len(c.Call.Args) != 2 {
+		return
+	}
+	if _, isConst := c.Call.Args[1].(*ssa.Const); isConst || !a.mayBeNegative(fn, c.Call.Args[1], maxGroupDepth) {
+		return // a constant: waitGroupOp's business
+	}
+	for _, k := range a.chanKeysOf(fn, g) {
+		ix.signals[k] = append(ix.signals[k], c)
+	}
+}
+
+// isGroupAdd reports whether instr calls a group's Add.
+func isGroupAdd(instr ssa.Instruction) bool {
+	c, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	_, name, ok := groupMethod(c.Common())
+	return ok && name == "Add"
+}
+
+// mayBeNegative reports whether the integer v of fn may be below zero: a
+// negative constant, or anything but a constant, a len or cap, a sum or
+// product of such, or a parameter of a function only the package calls
+// that every caller passes such.
+func (a *analyzer) mayBeNegative(fn *ssa.Function, v ssa.Value, depth int) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.Value != nil && constant.Sign(x.Value) < 0
+	case *ssa.Convert:
+		return a.mayBeNegative(fn, x.X, depth)
+	case *ssa.ChangeType:
+		return a.mayBeNegative(fn, x.X, depth)
+	case *ssa.BinOp:
+		if x.Op != token.ADD && x.Op != token.MUL {
+			return true
+		}
+		return a.mayBeNegative(fn, x.X, depth) || a.mayBeNegative(fn, x.Y, depth)
+	case *ssa.Call:
+		b, ok := x.Call.Value.(*ssa.Builtin)
+		return !ok || b.Name() != "len" && b.Name() != "cap"
+	case *ssa.Parameter:
+		i := slices.Index(fn.Params, x)
+		calls := a.directCalls(fn)
+		if i < 0 || depth <= 0 || len(calls) == 0 {
+			return true
+		}
+		for _, cs := range calls {
+			if i >= len(cs.call.Args) || a.mayBeNegative(cs.fn, cs.call.Args[i], depth-1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // negativeConst reports whether v is an integer constant below zero.
@@ -541,6 +606,9 @@ func (a *analyzer) sideWorkers(fn *ssa.Function, k chanKey, signal bool) []*ssa.
 			// benchmark marking its own group done) decides nothing
 			// about the waits of code that ships.
 			continue
+		}
+		if o.Parent() == fn && isGroupAdd(o) {
+			continue // the waiter's own wg.Add(n-1) before it forks
 		}
 		w, started := ix.groupDone[o]
 		if !started {
@@ -873,25 +941,26 @@ func onlyNestableJoins(blocks []*Reason) bool {
 }
 
 // unnamedLocks reports whether the worker w, or a closure it runs in
-// place, takes a lock with no class that is not its own: a mutex handed
-// in by pointer, returned by an accessor (c.locker()), looked up in a lock
-// table, or set on one branch or another. A caller of the function that
-// waits for w could hold such a lock, and JoinTakes could not name it, so
-// the wait is no join: it is reported as the wait it is. A mutex the
-// forking function declares and captures (the one a parallel hash
-// collects its chunks' sums under, ownLock) is no caller's.
-func (a *analyzer) unnamedLocks(w *ssa.Function) bool {
-	if s := a.funcs[w].Summary; slices.ContainsFunc(s.Takes, func(e lockstate.Effect) bool { return a.unnamedTake(w, e) }) {
+// place, takes a lock with no class that is not the forker's own: a mutex
+// handed in by pointer, returned by an accessor (c.locker()), looked up in
+// a lock table, or set on one branch or another. A caller of fn, the
+// function that waits for w at instr, could hold such a lock, and
+// JoinTakes could not name it, so the wait is no join: it is reported as
+// the wait it is. A mutex fn itself declares and does not hold at the
+// wait (the one a parallel hash collects its chunks' sums under) is no
+// caller's (forkerLock).
+func (a *analyzer) unnamedLocks(w, fn *ssa.Function, instr ssa.Instruction) bool {
+	if s := a.funcs[w].Summary; slices.ContainsFunc(s.Takes, func(e lockstate.Effect) bool { return a.unnamedTake(w, e, fn, instr) }) {
 		return true
 	}
-	for _, fn := range a.family(w) {
-		flow := a.flows[fn]
+	for _, g := range a.family(w) {
+		flow := a.flows[g]
 		if flow == nil {
 			continue
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				c, ok := instr.(ssa.CallInstruction)
+		for _, b := range g.Blocks {
+			for _, in := range b.Instrs {
+				c, ok := in.(ssa.CallInstruction)
 				if !ok {
 					continue
 				}
@@ -899,7 +968,14 @@ func (a *analyzer) unnamedLocks(w *ssa.Function) bool {
 				if op.Kind != lockstate.Acquire && op.Kind != lockstate.TryAcq {
 					continue
 				}
-				if flow.IDOf(op.Recv).Class == "" && !a.ownLock(fn, op.Recv) {
+				id := flow.IDOf(op.Recv)
+				if id.Class == "" && !a.forkerLock(g, op.Recv, fn, instr) {
+					return true
+				}
+				// A lock reached through a pointer or Locker field that
+				// the package sets to more than one lock, or to one it
+				// cannot name: JoinTakes names the field, not the lock.
+				if id.Class != "" && loadedLockField(op.Recv) && a.storedLock(id.Class) == "" {
 					return true
 				}
 			}
@@ -908,10 +984,26 @@ func (a *analyzer) unnamedLocks(w *ssa.Function) bool {
 	return false
 }
 
+// loadedLockField reports whether the lock v is loaded from a field that
+// holds a pointer to a lock or a sync.Locker: the field aliases a lock
+// kept elsewhere.
+func loadedLockField(v ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	if _, ok := load.X.(*ssa.FieldAddr); !ok {
+		return false
+	}
+	if _, isIface := load.Type().Underlying().(*types.Interface); isIface {
+		return true
+	}
+	return lockPointer(load.Type())
+}
+
 // unnamedTake reports whether the worker w's take e is of a lock with no
-// class that the function forking w did not make itself (see
-// unnamedLocks).
-func (a *analyzer) unnamedTake(w *ssa.Function, e lockstate.Effect) bool {
+// class that is not fn's own (see unnamedLocks).
+func (a *analyzer) unnamedTake(w *ssa.Function, e lockstate.Effect, fn *ssa.Function, instr ssa.Instruction) bool {
 	if e.Lock.Class != "" {
 		return false
 	}
@@ -922,24 +1014,37 @@ func (a *analyzer) unnamedTake(w *ssa.Function, e lockstate.Effect) bool {
 	if mc == nil || e.Lock.RootIndex >= len(mc.Bindings) {
 		return true
 	}
-	return !a.ownLock(mc.Parent(), mc.Bindings[e.Lock.RootIndex])
+	return !a.forkerLock(mc.Parent(), mc.Bindings[e.Lock.RootIndex], fn, instr)
 }
 
-// ownLock reports whether the lock v of fn is a mutex variable that fn,
-// or a function enclosing it, declares (var mu sync.Mutex): the address
-// of its own allocation, reached through the variables closures capture.
-func (a *analyzer) ownLock(fn *ssa.Function, v ssa.Value) bool {
+// forkerLock reports whether the lock v of g is a mutex variable that the
+// forking function fn declares (var mu sync.Mutex), reached through the
+// variables closures capture, and that fn does not hold at its wait
+// instr: no caller of fn can hold it, and fn does not wait with it.
+func (a *analyzer) forkerLock(g *ssa.Function, v ssa.Value, fn *ssa.Function, instr ssa.Instruction) bool {
 	for range 4 {
 		switch x := v.(type) {
 		case *ssa.Alloc:
-			return lockstate.IsLockType(x.Type())
+			if g != fn || !lockstate.IsLockType(x.Type()) {
+				return false
+			}
+			flow := a.flows[fn]
+			if flow == nil {
+				return false
+			}
+			ev, ok := flow.EventAt(instr)
+			if !ok {
+				return true // no lock is held at the wait
+			}
+			key := flow.IDOf(x).Key
+			return !slices.ContainsFunc(ev.State.Held, func(h lockstate.Held) bool { return h.Key == key })
 		case *ssa.FreeVar:
-			i := slices.Index(fn.FreeVars, x)
-			mc := lockstate.MadeOnce(fn)
+			i := slices.Index(g.FreeVars, x)
+			mc := lockstate.MadeOnce(g)
 			if i < 0 || mc == nil || i >= len(mc.Bindings) {
 				return false
 			}
-			fn, v = mc.Parent(), mc.Bindings[i]
+			g, v = mc.Parent(), mc.Bindings[i]
 			continue
 		}
 		return false
@@ -1011,7 +1116,7 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 		quick := true
 		var takes []string
 		for _, w := range jc.workers {
-			if !a.quickWorker(w, locals) || a.unnamedLocks(w) {
+			if !a.quickWorker(w, locals) || a.unnamedLocks(w, fn, jc.instr) {
 				quick = false
 				break
 			}

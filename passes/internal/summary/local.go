@@ -21,6 +21,10 @@ type site struct {
 	when     []lockstate.Cond // conditions under which the call runs
 	call     *ssa.CallCommon  // the call, when it is one of the function's own
 	seen     int              // 1 + the callee summary's version last merged, 0 for none
+	// taken lists the classes of the locks the function took itself
+	// and holds at the call: a callee's Cond wait that releases a lock
+	// of one of them releases the function's own, not its caller's.
+	taken []string
 	// dying is set for a call on a path to a crash (see noreturn.go), and
 	// for code the package supplies to its own exported functions
 	// (Origin.Program):
@@ -243,6 +247,9 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, instr ssa.CallInstruc
 		if cl == "" {
 			cl = condOfParam(fn, op.Recv) // the caller's Cond: its argument tells
 		}
+		if slices.Contains(takenClasses(l.heldAt()), cl) {
+			cl = "" // the function's own lock: its callers' stay held
+		}
 		setBlock(catalog.Wait, "(*sync.Cond).Wait", cl)
 		return
 	}
@@ -389,7 +396,23 @@ func (l *local) addSite(st site) {
 	st.dying = l.dying
 	st.env = l.env
 	st.call = l.call
+	if l.heldAt != nil {
+		st.taken = takenClasses(l.heldAt())
+	}
 	l.sites = append(l.sites, st)
+}
+
+// takenClasses returns the classes of the locks of held that the function
+// took itself: neither its caller's (inherited) nor released and taken
+// back.
+func takenClasses(held []lockstate.Held) []string {
+	var out []string
+	for _, h := range held {
+		if !h.Inherited && !h.Restored && h.Class != "" && !slices.Contains(out, h.Class) {
+			out = append(out, h.Class)
+		}
+	}
+	return out
 }
 
 // setCallback records r as the function's callback reason, a proven one

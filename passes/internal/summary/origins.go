@@ -126,10 +126,13 @@ func (a *analyzer) origin(fn *ssa.Function, v ssa.Value, depth int) Origin {
 	}
 	a.origins[v] = Origin{} // in progress: a cycle adds nothing
 	o := a.originOf(fn, v, depth+1)
-	if depth == 0 && sizerFunc(v) {
-		// A size or cost function: what users supply measures; what
-		// the package stores there is judged as its own code.
-		o.Supplied, o.Unknown = "", ""
+	if depth == 0 && sizerFunc(v) && o.Supplied != "" {
+		// A size or cost function: what users supply measures. What
+		// the package stores or supplies there itself is judged as its
+		// own code, and a value of unknown origin (another package's
+		// method value) stays unknown.
+		o.addFuncs(&o.Targets, o.Program, o.Bound)
+		o.Supplied, o.Program = "", nil
 	}
 	if o.Supplied != "" || o.Unknown != "" {
 		// A value of a func type only the package can make (an option

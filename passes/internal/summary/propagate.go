@@ -337,6 +337,9 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		r.When = when
 		r.Guarded = guarded
 		r.CondLock = a.condLockAt(fn, a.flows[fn], r.CondLock, st.args)
+		if slices.Contains(st.taken, r.CondLock) {
+			r.CondLock = "" // a lock fn took itself: its callers' stay held
+		}
 		if st.env != "" && r.Plausible == "" {
 			r.Plausible, r.Guarded = st.env, true
 		}

@@ -223,7 +223,7 @@ func (s *Summary) addBlock(r *Reason) bool {
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
-		if !drops(r.When, r.Join, b) {
+		if !drops(r.When, r.Join, r.releases(), b) {
 			kept = append(kept, b)
 		}
 	}
@@ -261,8 +261,11 @@ func (s *Summary) mergeJoins(r *Reason) (*Reason, bool) {
 // drops reports whether a new reason under conditions when, a join or
 // not, makes the reason b redundant: it holds whenever b does, and a join
 // never stands in for a reason that surely blocks.
-func drops(when []lockstate.Cond, join bool, b *Reason) bool {
-	return subset(when, b.When) && (join == b.Join || !join)
+// A reason made with some of the caller's locks released (a Cond's wait)
+// drops no reason made with all of them held, as a join drops no other
+// reason: the second blocks callers the first does not.
+func drops(when []lockstate.Cond, join, releases bool, b *Reason) bool {
+	return subset(when, b.When) && (join == b.Join || !join) && (!releases || b.releases())
 }
 
 // blockEffect says what addBlock does with a reason of the given
@@ -287,17 +290,22 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases bool, str
 			continue
 		case !b.Join && join:
 			return -1, false // b holds whenever r does, and blocks surely
+		case b.releases() && !releases:
+			// So does a reason made with all the caller's locks held
+			// replace one made with some released.
+			if same {
+				return i, false
+			}
+			continue
+		case !b.releases() && releases:
+			return -1, false // b holds whenever r does, and blocks more callers
 		}
 		// b holds whenever r does. Under the same conditions, a
-		// certain path replaces a guarded one, an operation made with
-		// all the caller's locks held one made with some released (a
-		// Cond's wait, then a wait with its lock taken again: the
-		// second blocks every caller), an operation that surely waits
+		// certain path replaces a guarded one, an operation that surely waits
 		// (I/O, a sleep) one that may not (a channel used as a pool),
 		// and a shorter chain a longer one: the nearest operation is
 		// the one a reviewer of the call can check.
-		if same && (b.Guarded && !guarded || b.Guarded == guarded && (b.releases() && !releases ||
-			b.releases() == releases && (strong > b.strength() || strong == b.strength() && length < len(b.Chain)))) {
+		if same && (b.Guarded && !guarded || b.Guarded == guarded && (strong > b.strength() || strong == b.strength() && length < len(b.Chain))) {
 			return i, false
 		}
 		return -1, false
@@ -305,7 +313,7 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases bool, str
 	// The reasons whose conditions include r's are dropped.
 	kept := 0
 	for _, b := range s.Blocks {
-		if !drops(when, join, b) {
+		if !drops(when, join, releases, b) {
 			kept++
 		}
 	}

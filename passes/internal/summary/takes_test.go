@@ -46,8 +46,20 @@ func refAddTake(s *Summary, t lockstate.Effect) bool {
 func refAddBlock(s *Summary, r *Reason) bool {
 	for i, b := range s.Blocks {
 		if subset(b.When, r.When) {
-			if subset(r.When, b.When) && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && (b.releases() && !r.releases() ||
-				b.releases() == r.releases() && (r.strength() > b.strength() || r.strength() == b.strength() && len(r.Chain) < len(b.Chain)))) {
+			same := subset(r.When, b.When)
+			if b.releases() != r.releases() {
+				// One made with all the caller's locks held blocks
+				// callers the other does not.
+				if !r.releases() && same {
+					s.Blocks[i] = r
+					return true
+				}
+				if !r.releases() {
+					continue
+				}
+				return false
+			}
+			if same && (b.Guarded && !r.Guarded || b.Guarded == r.Guarded && (r.strength() > b.strength() || r.strength() == b.strength() && len(r.Chain) < len(b.Chain))) {
 				s.Blocks[i] = r
 				return true
 			}
@@ -56,7 +68,7 @@ func refAddBlock(s *Summary, r *Reason) bool {
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
-		if !subset(r.When, b.When) {
+		if !subset(r.When, b.When) || r.releases() && !b.releases() {
 			kept = append(kept, b)
 		}
 	}

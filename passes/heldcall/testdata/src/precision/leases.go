@@ -122,3 +122,55 @@ func (c *Catalog) ReindexQuick(keys []string) {
 		c.entries[keys[i]] = v
 	}
 }
+
+// counter is a lazily made WaitGroup whose Done is its own Add(-1).
+type counter struct {
+	wg *sync.WaitGroup
+}
+
+func (c *counter) Add(delta int) {
+	if c.wg == nil {
+		c.wg = new(sync.WaitGroup)
+	}
+	c.wg.Add(delta)
+}
+
+func (c *counter) Done() { c.Add(-1) }
+
+func (c *counter) Wait() {
+	if c.wg != nil {
+		c.wg.Wait()
+	}
+}
+
+// Uploads counts uploads its users start and finish.
+type Uploads struct {
+	mu      sync.Mutex
+	pending counter
+}
+
+// Begin counts an upload in.
+func (u *Uploads) Begin() {
+	u.mu.Lock()
+	u.pending.Add(1)
+	u.mu.Unlock()
+}
+
+// End counts an upload out: the users' own Done.
+func (u *Uploads) End() { u.pending.Done() }
+
+// Compact sorts the upload sizes on a worker of the group.
+func (u *Uploads) Compact(sizes []int) {
+	u.pending.Add(1)
+	go func(wg *sync.WaitGroup) {
+		defer wg.Done()
+		sort.Ints(sizes)
+	}(u.pending.wg)
+}
+
+// Flush waits, under the lock, for every upload the users began.
+func (u *Uploads) Flush() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.pending.Wait() // want `u.mu held across call of \(\*counter\).Wait, which blocks: \(\*counter\).Wait -> sync.\(\*WaitGroup\).Wait`
+}

@@ -107,3 +107,31 @@ func (p *Pool) NextAcked() []byte {
 	p.pending = p.pending[1:]
 	return tx
 }
+
+// Move takes the head of p into dst while it holds p.mu: dst.Add waits
+// for nothing, but dst.Put waits for room in dst, on dst's Cond, which
+// releases dst.mu (its own lock), not p.mu.
+func (p *Pool) Move(ctx context.Context, dst *Pool) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.pending) == 0 {
+		return nil
+	}
+	tx := p.pending[0]
+	p.pending = p.pending[1:]
+	return dst.Put(ctx, tx) // want `p.mu held across call of \(\*Pool\).Put, which blocks: \(\*Pool\).Put -> syncx.\(\*Cond\).Wait -> select`
+}
+
+// Put waits, under dst's lock, until the pool holds fewer than 64
+// pending transactions.
+func (p *Pool) Put(ctx context.Context, tx []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.pending) >= 64 {
+		if err := p.cond.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	p.pending = append(p.pending, tx)
+	return nil
+}
