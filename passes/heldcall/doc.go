@@ -226,10 +226,13 @@
 // them still waits. Workers that take a lock with no class make the
 // wait no join, nested or not, whatever named locks they take too: a mutex
 // handed in by pointer, returned by an accessor or looked up in a lock
-// table may be a caller's. A mutex the forking function declares for its
-// workers' results is no caller's, and its fork-join still is one. A
-// wg.Add(-1) is a Done: a lease the package's users end by hand is the
-// wait's other side.
+// table may be a caller's, and so may a lock reached through a pointer or
+// sync.Locker field the package sets to more than one lock. A mutex the
+// forking function itself declares for its workers' results, and does not
+// hold at the wait, is no caller's, and its fork-join still is one. An
+// Add whose delta may be negative is a Done (wg.Add(-1), a wrapper's
+// Add(delta) its users or its own Done call with -1): a lease the
+// package's users end by hand is the wait's other side.
 // A group counts only when the package sees every goroutine added to it:
 // one handed to another package or to an exported helper, kept in a
 // field other packages reach, or whose Go is handed on as a func value,
@@ -365,8 +368,10 @@
 // constructor whose one sync.Locker parameter is the held lock
 // (lock.NewCond(&m.mu)) or by a literal that sets the field. A Wait that
 // keeps the Locker held, or blocks again once it has taken it back, is
-// reported as any wait is. A wait releases a held lock of the Cond's class
-// only when one held lock has that class: hand over hand, holding a stage's
+// reported as any wait is, and so is a wait in a callee on a Cond made on
+// a lock the callee took itself (dst.Put waiting for room in dst releases
+// dst's lock, not the caller's src lock of the same type). A wait releases
+// a held lock of the Cond's class only when one held lock has that class: hand over hand, holding a stage's
 // lock and the next stage's while waiting on the next stage's Cond, both
 // stay held. A wait under the read
 // side of a fence that its writers end first is not reported: a select or
