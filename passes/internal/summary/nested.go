@@ -268,3 +268,95 @@ func (a *analyzer) eachAcquire(class string, take func(fn *ssa.Function, call *s
 	}
 	return n > 0
 }
+
+// WritesGatedBy reports whether every write acquisition of a lock of
+// class inner, a private lock field, in the package's code outside
+// _test.go files is made while a lock of class outer is held for writing,
+// in the acquiring function or by all its callers: a reader that holds a
+// lock of class outer keeps every writer of inner out, so none can queue
+// between two of its read locks of inner. Read acquisitions are free.
+// Classes, not instances: the writer's outer lock is taken to be the
+// reader's (a block set's writers under its store's lock, the store's
+// readers under the same lock's read side).
+func (r *Result) WritesGatedBy(inner, outer string) bool {
+	a := r.a
+	if inner == "" || outer == "" || inner == outer {
+		return false
+	}
+	k := nestKey{inner, outer}
+	if v, ok := a.writeGates[k]; ok {
+		return v
+	}
+	if a.writeGates == nil {
+		a.writeGates = map[nestKey]bool{}
+	}
+	a.writeGates[k] = false // in progress
+	writes := 0
+	ok := a.privateLock(inner) && a.eachAcquire(inner, func(fn *ssa.Function, call *ssa.Call, _ lockstate.ID) bool {
+		if lockstate.OpOf(call.Common()).Mode != lockstate.Write {
+			return true
+		}
+		writes++
+		f := a.funcs[fn]
+		if f == nil || f.Flow == nil {
+			return false
+		}
+		if ev, ok := f.Flow.EventAt(call); ok && slices.ContainsFunc(ev.State.MustHeld(), func(m lockstate.Held) bool {
+			return m.Mode == lockstate.Write && m.Class == outer
+		}) {
+			return true
+		}
+		return slices.Contains(a.classesHeldByCallers(Outermost(fn), 3, true), outer)
+	})
+	ok = ok && writes > 0
+	a.writeGates[k] = ok
+	return ok
+}
+
+// ClassesHeldByCallers returns the lock classes that every caller of fn
+// in the package's code outside _test.go files holds, in any mode, at its
+// calls of fn, directly or through its own callers (up to three levels):
+// a query's read lock on its store around a block set's lookup. A
+// recursive call of fn adds nothing; fn with no known callers gets none.
+func (r *Result) ClassesHeldByCallers(fn *ssa.Function) []string {
+	return r.a.classesHeldByCallers(fn, 3, false)
+}
+
+// classesHeldByCallers is ClassesHeldByCallers, counting only locks held
+// for writing when writes is set.
+func (a *analyzer) classesHeldByCallers(fn *ssa.Function, depth int, writes bool) []string {
+	if depth == 0 || fn.Parent() != nil {
+		return nil
+	}
+	var out []string
+	first := true
+	for _, cs := range a.directCalls(fn) {
+		if srcname.InTest(a.pass.Fset, cs.fn.Pos()) || Outermost(cs.fn) == fn {
+			continue // a test's call, or fn calling itself
+		}
+		var held []string
+		if f := a.funcs[cs.fn]; f != nil && f.Flow != nil {
+			if ev, ok := f.Flow.EventAt(cs.instr); ok {
+				for _, h := range ev.State.MustHeld() {
+					if h.Class != "" && (!writes || h.Mode == lockstate.Write) && !slices.Contains(held, h.Class) {
+						held = append(held, h.Class)
+					}
+				}
+			}
+		}
+		for _, c := range a.classesHeldByCallers(Outermost(cs.fn), depth-1, writes) {
+			if !slices.Contains(held, c) {
+				held = append(held, c)
+			}
+		}
+		if first {
+			out, first = held, false
+		} else {
+			out = slices.DeleteFunc(out, func(c string) bool { return !slices.Contains(held, c) })
+		}
+		if len(out) == 0 {
+			return nil
+		}
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package readers // want package:"6 lock-order edges"
+package readers
 
 import "sync"
 
