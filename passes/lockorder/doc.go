@@ -48,12 +48,7 @@
 //     as soon as a writer waits between the two, since a waiting writer
 //     blocks new readers. An unexported RWMutex field that its package
 //     only ever read-locks, and whose address it hands nowhere else, has
-//     no writer, so its recursive read locks are not reported; nor are
-//     those of a lock whose every writer holds, for writing, a lock of a
-//     class the reader holds too (a block set written only under its
-//     store's lock, read under the store's read lock: no writer of the
-//     set can queue between the two). The gate is matched by class, here
-//     or through every caller. One in a
+//     no writer, so its recursive read locks are not reported. One in a
 //     _test.go file is a note: a writer queues between a test's two read
 //     locks only if the test runs one concurrently. A call that
 //     read-locks another lock of the held lock's class, through a method

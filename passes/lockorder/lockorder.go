@@ -247,7 +247,7 @@ func (c *checker) check(pos token.Pos, via string, id lockstate.ID, mode locksta
 			continue
 		}
 		category, what := reentry(h.Mode, mode)
-		if category == "rlock-reentry" && (c.readOnly[h.Class] || c.writersGated(h.Class, held)) {
+		if category == "rlock-reentry" && c.readOnly[h.Class] {
 			return false // no writer can queue between the two read locks
 		}
 		how := what + c.through(via)
@@ -427,19 +427,4 @@ func (c *checker) argLockName(call *ssa.CallCommon, i int, root, l lockstate.ID)
 
 func (c *checker) where(h lockstate.Held) string {
 	return "locked at " + srcname.At(c.pass.Fset, h.Pos)
-}
-
-// writersGated reports whether every writer of the lock class, read-locked
-// again, holds for writing a lock that the reader holds too, here (held)
-// or through all its callers: while the reader holds it, no writer of the
-// class can queue between its two read locks (summary.Result.WritesGatedBy).
-func (c *checker) writersGated(class string, held []lockstate.Held) bool {
-	var gates []string
-	for _, h := range held {
-		gates = append(gates, h.Class)
-	}
-	gates = append(gates, c.res.ClassesHeldByCallers(summary.Outermost(c.fn.Fn))...)
-	return slices.ContainsFunc(gates, func(g string) bool {
-		return g != class && c.res.WritesGatedBy(class, g)
-	})
 }

@@ -168,7 +168,6 @@ type analyzer struct {
 	entryLocks  map[*ssa.Function][]lockstate.Held
 	nested      map[nestKey]bool
 	closedFirst map[nestKey]bool // closedBeforeWrites's answers, by lock and channel class
-	writeGates  map[nestKey]bool // WritesGatedBy's answers
 	// backPtrs memoises backPtrOf (see backpointers.go).
 	backPtrs map[*types.Var]backPtr
 	// handleLoads holds, by lock class, the loads of fields that the

@@ -1,4 +1,4 @@
-package readers
+package readers // want package:"6 lock-order edges"
 
 import "sync"
 
