@@ -358,6 +358,20 @@ func (a *analyzer) hiddenType(t *types.Named) bool {
 			return holds(u.Key()) || holds(u.Elem())
 		case *types.Chan:
 			return holds(u.Elem())
+		case *types.Signature:
+			return tupleHolds(u.Params(), holds) || tupleHolds(u.Results(), holds)
+		case *types.Named:
+			// A generic holder: atomic.Pointer[tracker], iter.Seq2[K, *T].
+			for i := range u.TypeArgs().Len() {
+				if holds(u.TypeArgs().At(i)) {
+					return true
+				}
+			}
+			if u.TypeArgs().Len() > 0 {
+				if sig, ok := u.Underlying().(*types.Signature); ok && holds(sig) {
+					return true
+				}
+			}
 		}
 		return types.Identical(x, t)
 	}
@@ -392,6 +406,17 @@ func (a *analyzer) hiddenType(t *types.Named) bool {
 		}
 	}
 	return true
+}
+
+// tupleHolds reports whether one of the types of tuple is one holds
+// accepts.
+func tupleHolds(tuple *types.Tuple, holds func(types.Type) bool) bool {
+	for i := range tuple.Len() {
+		if holds(tuple.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // resultsHold reports whether one of sig's results is a type holds accepts.

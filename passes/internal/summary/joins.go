@@ -144,7 +144,9 @@ func (a *analyzer) joins() *joinIndex {
 			for _, instr := range b.Instrs {
 				if c, ok := instr.(*ssa.Call); ok {
 					a.indexGroupStart(ix, fn, c)
-					a.indexGroupDecrement(ix, fn, c)
+				}
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					a.indexGroupDecrement(ix, fn, c) // defer wg.Add(-len(batch)) too
 				}
 				forChanOps(instr, func(ch ssa.Value, signal bool) {
 					for _, k := range a.chanKeysOf(fn, ch) {
@@ -228,12 +230,13 @@ func waitGroupOp(c *ssa.CallCommon) (wg ssa.Value, done, ok bool) {
 // own Done, call with -1) as a signal of the group, as a Done is. A delta
 // the package's callers all pass non-negative (a lazy wrapper's Add, only
 // ever called with 1, or len(jobs)) is no signal.
-func (a *analyzer) indexGroupDecrement(ix *joinIndex, fn *ssa.Function, c *ssa.Call) {
+func (a *analyzer) indexGroupDecrement(ix *joinIndex, fn *ssa.Function, c ssa.CallInstruction) {
 	g, name, ok := groupMethod(c.Common())
-	if !ok || name != "Add" || len(c.Call.Args) != 2 {
+	if !ok || name != "Add" || len(c.Common().Args) != 2 {
 		return
 	}
-	if _, isConst := c.Call.Args[1].(*ssa.Const); isConst || !a.mayBeNegative(fn, c.Call.Args[1], maxGroupDepth) {
+	delta := c.Common().Args[1]
+	if _, isConst := delta.(*ssa.Const); isConst || !a.mayBeNegative(fn, delta, maxGroupDepth) {
 		return // a constant: waitGroupOp's business
 	}
 	for _, k := range a.chanKeysOf(fn, g) {
@@ -243,7 +246,7 @@ func (a *analyzer) indexGroupDecrement(ix *joinIndex, fn *ssa.Function, c *ssa.C
 
 // isGroupAdd reports whether instr calls a group's Add.
 func isGroupAdd(instr ssa.Instruction) bool {
-	c, ok := instr.(*ssa.Call)
+	c, ok := instr.(ssa.CallInstruction)
 	if !ok {
 		return false
 	}
@@ -263,6 +266,8 @@ func (a *analyzer) mayBeNegative(fn *ssa.Function, v ssa.Value, depth int) bool 
 		return a.mayBeNegative(fn, x.X, depth)
 	case *ssa.ChangeType:
 		return a.mayBeNegative(fn, x.X, depth)
+	case *ssa.UnOp:
+		return true // -len(batch)
 	case *ssa.BinOp:
 		if x.Op != token.ADD && x.Op != token.MUL {
 			return true

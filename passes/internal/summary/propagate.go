@@ -329,17 +329,20 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		}
 		when = append(slices.Clip(st.when), when...)
 		guarded := b.Guarded || dropped || st.env != ""
-		releases := b.releases() || len(st.released) > 0
+		// The callee's Cond lock resolved here: a lock fn took itself
+		// releases nothing of its callers', so the reason holds them all.
+		condLock := a.condLockAt(fn, a.flows[fn], b.CondLock, st.args)
+		if slices.Contains(st.taken, condLock) {
+			condLock = ""
+		}
+		releases := condLock != "" || len(b.Released) > 0 || len(st.released) > 0
 		if i, add := s.blockEffect(when, guarded, releases, b.strength(), len(b.Chain)+1); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
 		r := b.extend(name.get())
 		r.When = when
 		r.Guarded = guarded
-		r.CondLock = a.condLockAt(fn, a.flows[fn], r.CondLock, st.args)
-		if slices.Contains(st.taken, r.CondLock) {
-			r.CondLock = "" // a lock fn took itself: its callers' stay held
-		}
+		r.CondLock = condLock
 		if st.env != "" && r.Plausible == "" {
 			r.Plausible, r.Guarded = st.env, true
 		}

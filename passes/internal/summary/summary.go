@@ -190,8 +190,9 @@ func (s *Summary) AnyBlock() *Reason {
 }
 
 // nearer reports whether the reason r explains a call better than best
-// (nil: none yet): a proven reason before a plausible one, then the
-// shorter chain, the operation a reviewer of the call can check, then the
+// (nil: none yet): a proven reason before a plausible one, one made with
+// all the caller's locks held before one made with some released, then
+// the shorter chain, the operation a reviewer of the call can check, then the
 // stronger operation.
 func nearer(r, best *Reason) bool {
 	switch {
@@ -199,6 +200,10 @@ func nearer(r, best *Reason) bool {
 		return true
 	case (r.Plausible == "") != (best.Plausible == ""):
 		return r.Plausible == ""
+	case r.releases() != best.releases():
+		// One made with all the caller's locks held blocks every
+		// caller; one in an unlock window or a Cond's wait, fewer.
+		return !r.releases()
 	case len(r.Chain) != len(best.Chain):
 		return len(r.Chain) < len(best.Chain)
 	}

@@ -135,3 +135,39 @@ func (p *Pool) Put(ctx context.Context, tx []byte) error {
 	p.pending = append(p.pending, tx)
 	return nil
 }
+
+// Relay forwards a pool's transactions into a bounded outbox.
+type Relay struct {
+	mu      sync.Mutex
+	turn    *syncx.Cond
+	sending bool
+	out     *Pool
+}
+
+// NewRelay returns a relay into out.
+func NewRelay(out *Pool) *Relay {
+	r := &Relay{out: out}
+	r.turn = syncx.NewCond(&r.mu)
+	return r
+}
+
+// Send forwards tx holding r.mu: flushLocked waits for its turn on a Cond
+// made on r.mu, which releases it, but then waits for room in the outbox
+// on the outbox's Cond, which releases only the outbox's lock.
+func (r *Relay) Send(ctx context.Context, tx []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.flushLocked(ctx, tx) // want `r.mu held across call of \(\*Relay\).flushLocked, which blocks: \(\*Relay\).flushLocked -> \(\*Pool\).Put -> syncx.\(\*Cond\).Wait -> select`
+}
+
+// flushLocked is called with r.mu held.
+func (r *Relay) flushLocked(ctx context.Context, tx []byte) error {
+	for r.sending {
+		if err := r.turn.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	r.sending = true
+	defer func() { r.sending = false; r.turn.Broadcast() }()
+	return r.out.Put(ctx, tx)
+}
