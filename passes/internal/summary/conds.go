@@ -60,6 +60,9 @@ func (a *analyzer) condLocks(funcs []*ssa.Function, flows map[*ssa.Function]*loc
 			lock := a.lockClassOf(flow.Fn, l, 0)
 			if onlyInCond(l) {
 				lock = condOwnL
+				if own := condLikeOwnL(call); own != "" {
+					lock = own // lock.NewCond(&sync.Mutex{}): its L field's class
+				}
 			}
 			if stored := storedFieldClass(flow, l); stored != "" {
 				lock = stored // a new lock the struct keeps: its field names it
@@ -280,6 +283,25 @@ func isCondL(fa *ssa.FieldAddr) bool {
 func isNewCond(call *ssa.Call) bool {
 	fn := call.Call.StaticCallee()
 	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond"
+}
+
+// condLikeOwnL returns, for a call of a constructor of a Cond of the
+// module's own, the class of the new Cond's Locker field, as a lock taken
+// through it (c.cond.L.Lock()) is named: "" for other calls.
+func condLikeOwnL(call *ssa.Call) string {
+	fn := call.Call.StaticCallee()
+	if fn == nil || isNewCond(call) {
+		return ""
+	}
+	if _, ok := lockstate.CondLikeConstructor(fn.Signature); !ok {
+		return ""
+	}
+	named := namedPointee(fn.Signature.Results().At(0).Type())
+	if named == nil || named.Obj().Pkg() == nil {
+		return ""
+	}
+	field, _ := lockstate.CondLikeLocker(named)
+	return "(*" + named.Obj().Pkg().Path() + "." + named.Obj().Name() + ")." + field
 }
 
 // condMadeOn returns the Locker a call makes a new Cond on: the argument
