@@ -285,6 +285,34 @@ func isNewCond(call *ssa.Call) bool {
 	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond"
 }
 
+// condArgL returns, for a CondLock placeholder of a callee's parameter
+// (param:i), the class of the Locker field of the Cond its caller passes
+// there, as a lock taken through it is named (q.notFull.L.Lock(): the
+// class of the Cond type's L): "" otherwise.
+func condArgL(cl string, args []ssa.Value) string {
+	rest, ok := strings.CutPrefix(cl, condParamPrefix)
+	if !ok {
+		return ""
+	}
+	i, err := strconv.Atoi(rest)
+	if err != nil || i < 0 || i >= len(args) || args[i] == nil {
+		return ""
+	}
+	named := namedPointee(args[i].Type())
+	if named == nil || named.Obj().Pkg() == nil {
+		return ""
+	}
+	field := "L"
+	if !isNamed(named, "sync", "Cond") {
+		f, ok := lockstate.CondLikeLocker(named)
+		if !ok {
+			return ""
+		}
+		field = f
+	}
+	return "(*" + named.Obj().Pkg().Path() + "." + named.Obj().Name() + ")." + field
+}
+
 // condLikeOwnL returns, for a call of a constructor of a Cond of the
 // module's own, the class of the new Cond's Locker field, as a lock taken
 // through it (c.cond.L.Lock()) is named: "" for other calls.

@@ -148,14 +148,11 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			curInstr = instr
 			if ev, ok := flow.EventAt(instr); ok {
 				for _, id := range ev.State.Released {
-					if cp := condLikeReleased(fn, id); cp != "" {
-						// The Cond's Locker: the caller's argument
-						// names the lock (CondLock), not this class.
-						condParam = cp
-						continue
-					}
 					if id.Class != "" {
 						released = append(released, id.Class)
+					}
+					if cp := condLikeReleased(fn, id); cp != "" {
+						condParam = cp
 					}
 				}
 			}

@@ -332,10 +332,14 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		// The callee's Cond lock resolved here: a lock fn took itself
 		// releases nothing of its callers', so the reason holds them all.
 		condLock := a.condLockAt(fn, a.flows[fn], b.CondLock, st.args)
-		if slices.Contains(st.taken, condLock) {
+		released := b.Released
+		if argL := condArgL(b.CondLock, st.args); slices.Contains(st.taken, condLock) || slices.Contains(st.taken, argL) {
+			// Taken by fn itself, by name or through the Cond's L: the
+			// wait releases nothing of fn's callers'.
 			condLock = ""
+			released = slices.DeleteFunc(slices.Clone(released), func(c string) bool { return c == argL })
 		}
-		releases := condLock != "" || len(b.Released) > 0 || len(st.released) > 0
+		releases := condLock != "" || len(released) > 0 || len(st.released) > 0
 		if i, add := s.blockEffect(when, guarded, releases, b.strength(), len(b.Chain)+1); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
@@ -348,7 +352,7 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 		}
 		// The caller's own locks released around this call are
 		// released around the operation too.
-		r.Released = append(slices.Clip(r.Released), st.released...)
+		r.Released = append(slices.Clip(released), st.released...)
 		if s.addBlock(r) {
 			changed = true
 		}

@@ -203,3 +203,45 @@ func (m *Mempool) Add(tx []byte) {
 	m.pending = append(m.pending, tx)
 	m.cond.Broadcast()
 }
+
+// Batch is a bounded batch of transactions whose Put takes the batch's
+// lock through its Cond's L.
+type Batch struct {
+	mu      sync.Mutex
+	notFull *syncx.Cond
+	txs     [][]byte
+}
+
+// NewBatch returns an empty batch.
+func NewBatch() *Batch {
+	b := &Batch{}
+	b.notFull = syncx.NewCond(&b.mu)
+	return b
+}
+
+// Put waits for room under b.notFull.L, which Wait releases. Not a
+// finding.
+func (b *Batch) Put(ctx context.Context, tx []byte) error {
+	b.notFull.L.Lock()
+	defer b.notFull.L.Unlock()
+	for len(b.txs) >= 16 {
+		if err := b.notFull.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	b.txs = append(b.txs, tx)
+	return nil
+}
+
+// Transfer moves src's first transaction into dst holding src.mu, while
+// dst.Put waits for room in dst: the wait releases dst's lock, not src's.
+func Transfer(ctx context.Context, src, dst *Batch) error {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if len(src.txs) == 0 {
+		return nil
+	}
+	tx := src.txs[0]
+	src.txs = src.txs[1:]
+	return dst.Put(ctx, tx) // want `src.mu held across call of \(\*Batch\).Put, which blocks: \(\*Batch\).Put -> syncx.\(\*Cond\).Wait -> select`
+}
