@@ -369,8 +369,9 @@
 // (lock.NewCond(&m.mu)) or by a literal that sets the field. A Wait that
 // keeps the Locker held, or blocks again once it has taken it back, is
 // reported as any wait is, and so is a wait in a callee on a Cond made on
-// a lock the callee took itself (dst.Put waiting for room in dst releases
-// dst's lock, not the caller's src lock of the same type). A wait releases
+// a lock the callee took itself, by name or through the Cond's L (dst.Put
+// waiting for room in dst releases dst's lock, not the caller's src lock
+// of the same type). A wait releases
 // a held lock of the Cond's class only when one held lock has that class: hand over hand, holding a stage's
 // lock and the next stage's while waiting on the next stage's Cond, both
 // stay held. A wait under the read
