@@ -589,8 +589,7 @@ func closedRightAfter(send *ssa.Send) bool {
 				return false
 			}
 		case *ssa.Call:
-			b, ok := x.Call.Value.(*ssa.Builtin)
-			return ok && b.Name() == "close" && len(x.Call.Args) == 1 && sameInstance(x.Call.Args[0], send.Chan)
+			return isClose(x.Common()) && sameInstance(x.Call.Args[0], send.Chan)
 		}
 	}
 	return false

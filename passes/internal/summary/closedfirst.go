@@ -163,12 +163,6 @@ func (a *analyzer) closedBefore(fn *ssa.Function, call *ssa.Call, chClass string
 	return false
 }
 
-// isClose reports whether c calls the builtin close.
-func isClose(c *ssa.CallCommon) bool {
-	b, ok := c.Value.(*ssa.Builtin)
-	return ok && b.Name() == "close" && len(c.Args) == 1
-}
-
 // dominatesInstr reports whether x runs on every path to y, in one
 // function.
 func dominatesInstr(x, y ssa.Instruction) bool {

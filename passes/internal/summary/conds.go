@@ -272,12 +272,33 @@ func isCondL(fa *ssa.FieldAddr) bool {
 	if st == nil || fa.Field >= st.NumFields() {
 		return false
 	}
-	name := st.Field(fa.Field).Name()
+	l, ok := condLockerField(named)
+	return ok && st.Field(fa.Field).Name() == l
+}
+
+// condLockerField returns the name of the Locker field of the Cond type
+// named: L for sync.Cond, the one sync.Locker field of a Cond of the
+// module's own (lockstate.CondLikeLocker).
+func condLockerField(named *types.Named) (string, bool) {
 	if isNamed(named, "sync", "Cond") {
-		return name == "L"
+		return "L", true
 	}
-	l, ok := lockstate.CondLikeLocker(named)
-	return ok && name == l
+	return lockstate.CondLikeLocker(named)
+}
+
+// condLockerClass returns the class of the Locker field of the Cond type t
+// points to, as a lock taken through it is named (c.cond.L.Lock():
+// "(*pkg.Cond).L"), or "".
+func condLockerClass(t types.Type) string {
+	named := namedPointee(t)
+	if named == nil || named.Obj().Pkg() == nil {
+		return ""
+	}
+	field, ok := condLockerField(named)
+	if !ok {
+		return ""
+	}
+	return "(*" + named.Obj().Pkg().Path() + "." + named.Obj().Name() + ")." + field
 }
 
 func isNewCond(call *ssa.Call) bool {
@@ -290,27 +311,11 @@ func isNewCond(call *ssa.Call) bool {
 // there, as a lock taken through it is named (q.notFull.L.Lock(): the
 // class of the Cond type's L): "" otherwise.
 func condArgL(cl string, args []ssa.Value) string {
-	rest, ok := strings.CutPrefix(cl, condParamPrefix)
-	if !ok {
+	i, ok := condParamIndex(cl)
+	if !ok || i >= len(args) || args[i] == nil {
 		return ""
 	}
-	i, err := strconv.Atoi(rest)
-	if err != nil || i < 0 || i >= len(args) || args[i] == nil {
-		return ""
-	}
-	named := namedPointee(args[i].Type())
-	if named == nil || named.Obj().Pkg() == nil {
-		return ""
-	}
-	field := "L"
-	if !isNamed(named, "sync", "Cond") {
-		f, ok := lockstate.CondLikeLocker(named)
-		if !ok {
-			return ""
-		}
-		field = f
-	}
-	return "(*" + named.Obj().Pkg().Path() + "." + named.Obj().Name() + ")." + field
+	return condLockerClass(args[i].Type())
 }
 
 // condLikeOwnL returns, for a call of a constructor of a Cond of the
@@ -324,12 +329,7 @@ func condLikeOwnL(call *ssa.Call) string {
 	if _, ok := lockstate.CondLikeConstructor(fn.Signature); !ok {
 		return ""
 	}
-	named := namedPointee(fn.Signature.Results().At(0).Type())
-	if named == nil || named.Obj().Pkg() == nil {
-		return ""
-	}
-	field, _ := lockstate.CondLikeLocker(named)
-	return "(*" + named.Obj().Pkg().Path() + "." + named.Obj().Name() + ")." + field
+	return condLockerClass(fn.Signature.Results().At(0).Type())
 }
 
 // condMadeOn returns the Locker a call makes a new Cond on: the argument
@@ -429,6 +429,17 @@ func (a *analyzer) condLock(flow *lockstate.Result, recv ssa.Value) string {
 // lock (ResolveCondLock).
 const condParamPrefix = "param:"
 
+// condParamIndex returns the parameter a CondLock placeholder (param:i)
+// names.
+func condParamIndex(cl string) (int, bool) {
+	rest, ok := strings.CutPrefix(cl, condParamPrefix)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(rest)
+	return i, err == nil && i >= 0
+}
+
 // condOfParam returns the CondLock placeholder for a Cond that is fn's
 // parameter, or "".
 func condOfParam(fn *ssa.Function, cond ssa.Value) string {
@@ -462,12 +473,11 @@ func condLikeReleased(fn *ssa.Function, id lockstate.ID) string {
 // fn passes its parameter on); a class stays. An argument whose Cond's
 // lock is not known leaves none, and the wait blocks every held lock.
 func (a *analyzer) condLockAt(fn *ssa.Function, flow *lockstate.Result, cl string, args []ssa.Value) string {
-	rest, ok := strings.CutPrefix(cl, condParamPrefix)
-	if !ok {
+	if !strings.HasPrefix(cl, condParamPrefix) {
 		return cl
 	}
-	i, err := strconv.Atoi(rest)
-	if err != nil || i >= len(args) || args[i] == nil || flow == nil {
+	i, ok := condParamIndex(cl)
+	if !ok || i >= len(args) || args[i] == nil || flow == nil {
 		return ""
 	}
 	if l := a.condLock(flow, args[i]); l != "" {

@@ -669,7 +669,7 @@ func signalsItself(mc *ssa.MakeClosure, ch ssa.Value) bool {
 				}
 				signals = true
 			case *ssa.Call:
-				if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "close" {
+				if !isClose(r.Common()) {
 					return false
 				}
 				signals = true

@@ -391,12 +391,12 @@ func (a *analyzer) hiddenType(t *types.Named) bool {
 				}
 			}
 			for i := range named.NumMethods() {
-				if m := named.Method(i); m.Exported() && resultsHold(m.Signature(), holds) {
+				if m := named.Method(i); m.Exported() && tupleHolds(m.Signature().Results(), holds) {
 					return false
 				}
 			}
 		case *types.Func:
-			if obj.Exported() && resultsHold(obj.Signature(), holds) {
+			if obj.Exported() && tupleHolds(obj.Signature().Results(), holds) {
 				return false
 			}
 		case *types.Var:
@@ -413,16 +413,6 @@ func (a *analyzer) hiddenType(t *types.Named) bool {
 func tupleHolds(tuple *types.Tuple, holds func(types.Type) bool) bool {
 	for i := range tuple.Len() {
 		if holds(tuple.At(i).Type()) {
-			return true
-		}
-	}
-	return false
-}
-
-// resultsHold reports whether one of sig's results is a type holds accepts.
-func resultsHold(sig *types.Signature, holds func(types.Type) bool) bool {
-	for i := range sig.Results().Len() {
-		if holds(sig.Results().At(i).Type()) {
 			return true
 		}
 	}

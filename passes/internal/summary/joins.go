@@ -195,7 +195,7 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 		}
 	case ssa.CallInstruction:
 		c := instr.Common()
-		if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(c.Args) == 1 {
+		if isClose(c) {
 			f(c.Args[0], true)
 		}
 		// A WaitGroup (or an errgroup.Group) is a channel of its own:
@@ -204,6 +204,12 @@ func forChanOps(instr ssa.Instruction, f func(ch ssa.Value, signal bool)) {
 			f(wg, done)
 		}
 	}
+}
+
+// isClose reports whether c calls the builtin close.
+func isClose(c *ssa.CallCommon) bool {
+	b, ok := c.Value.(*ssa.Builtin)
+	return ok && b.Name() == "close" && len(c.Args) == 1
 }
 
 // waitGroupOp returns the group of a call of a WaitGroup's Done (done),
@@ -261,7 +267,7 @@ func isGroupAdd(instr ssa.Instruction) bool {
 func (a *analyzer) mayBeNegative(fn *ssa.Function, v ssa.Value, depth int) bool {
 	switch x := v.(type) {
 	case *ssa.Const:
-		return x.Value != nil && constant.Sign(x.Value) < 0
+		return negativeConst(x)
 	case *ssa.Convert:
 		return a.mayBeNegative(fn, x.X, depth)
 	case *ssa.ChangeType:
@@ -1364,7 +1370,7 @@ func (a *analyzer) closerJoin(fn *ssa.Function, instr ssa.Instruction) []*ssa.Fu
 		if !ok {
 			return nil // a send: the wait is for a value, not a closer
 		}
-		if b, ok := c.Common().Value.(*ssa.Builtin); !ok || b.Name() != "close" {
+		if !isClose(c.Common()) {
 			return nil
 		}
 		closer := o.Parent()

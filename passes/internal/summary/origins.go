@@ -457,21 +457,23 @@ func (a *analyzer) resultOrigin(call *ssa.Call, idx int, depth int) Origin {
 // cheapFunc reports whether the called func value v is cheap by convention
 // (see catalog.CheapFunc).
 func cheapFunc(v ssa.Value) bool {
-	name := ValueName(v)
-	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
-		name = name[i+1:]
-	}
-	return catalog.CheapFunc(name, v.Type())
+	return catalog.CheapFunc(lastName(v), v.Type())
 }
 
 // sizerFunc reports whether the called func value v measures by its role
 // (see catalog.SizerFunc).
 func sizerFunc(v ssa.Value) bool {
+	return catalog.SizerFunc(lastName(v), v.Type())
+}
+
+// lastName returns the last element of the expression that names v: the
+// field, variable or parameter (c.opts.less is less).
+func lastName(v ssa.Value) string {
 	name := ValueName(v)
 	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
 		name = name[i+1:]
 	}
-	return catalog.SizerFunc(name, v.Type())
+	return name
 }
 
 // settingGetter reports whether v is a setting: a getter read from a field

@@ -151,7 +151,7 @@ func answersOnEveryReturn(h *ssa.Function, p *ssa.Parameter, field int) bool {
 			case *ssa.Send:
 				ch = x.Chan
 			case *ssa.Call:
-				if bi, ok := x.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && len(x.Call.Args) == 1 {
+				if isClose(x.Common()) {
 					ch = x.Call.Args[0]
 				}
 			}
