@@ -340,7 +340,8 @@ func (a *analyzer) mergeBlocks(fn *ssa.Function, s *Summary, name *lazyName, c *
 			released = slices.DeleteFunc(slices.Clone(released), func(c string) bool { return c == argL })
 		}
 		releases := condLock != "" || len(released) > 0 || len(st.released) > 0
-		if i, add := s.blockEffect(when, guarded, releases, b.strength(), len(b.Chain)+1); i < 0 && !add {
+		plausible := b.Plausible != "" || st.env != ""
+		if i, add := s.blockEffect(when, guarded, releases, plausible, b.strength(), len(b.Chain)+1); i < 0 && !add {
 			continue // s has as good a reason: no new chain
 		}
 		r := b.extend(name.get())

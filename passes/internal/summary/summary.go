@@ -218,7 +218,7 @@ func (s *Summary) addBlock(r *Reason) bool {
 	if r.Join {
 		r, merged = s.mergeJoins(r)
 	}
-	i, add := s.blockEffect(r.When, r.Guarded, r.releases(), r.strength(), len(r.Chain))
+	i, add := s.blockEffect(r.When, r.Guarded, r.releases(), r.Plausible != "", r.strength(), len(r.Chain))
 	if i >= 0 {
 		s.Blocks[i] = r
 		return true
@@ -228,7 +228,7 @@ func (s *Summary) addBlock(r *Reason) bool {
 	}
 	kept := s.Blocks[:0:0]
 	for _, b := range s.Blocks {
-		if !drops(r.When, r.Join, r.releases(), b) {
+		if !drops(r.When, r.Join, r.releases(), r.Plausible != "", b) {
 			kept = append(kept, b)
 		}
 	}
@@ -268,9 +268,10 @@ func (s *Summary) mergeJoins(r *Reason) (*Reason, bool) {
 // never stands in for a reason that surely blocks.
 // A reason made with some of the caller's locks released (a Cond's wait)
 // drops no reason made with all of them held, as a join drops no other
-// reason: the second blocks callers the first does not.
-func drops(when []lockstate.Cond, join, releases bool, b *Reason) bool {
-	return subset(when, b.When) && (join == b.Join || !join) && (!releases || b.releases())
+// reason: the second blocks callers the first does not. A plausible
+// reason (a note's) drops no proven one.
+func drops(when []lockstate.Cond, join, releases, plausible bool, b *Reason) bool {
+	return subset(when, b.When) && (join == b.Join || !join) && (!releases || b.releases()) && (!plausible || b.Plausible != "")
 }
 
 // blockEffect says what addBlock does with a reason of the given
@@ -278,7 +279,7 @@ func drops(when []lockstate.Cond, join, releases bool, b *Reason) bool {
 // s.Blocks[i] (i >= 0), or it is added (add), or s does not change.
 // Callers that extend a callee's reasons build the new chain only when it
 // is needed.
-func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases bool, strong, length int) (i int, add bool) {
+func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases, plausible bool, strong, length int) (i int, add bool) {
 	join := strong < 0
 	for i, b := range s.Blocks {
 		if !subset(b.When, when) {
@@ -304,6 +305,15 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases bool, str
 			continue
 		case !b.releases() && releases:
 			return -1, false // b holds whenever r does, and blocks more callers
+		case b.Plausible != "" && !plausible:
+			// A proven reason replaces a plausible one under the
+			// same conditions, and is kept beside one under fewer.
+			if same {
+				return i, false
+			}
+			continue
+		case b.Plausible == "" && plausible:
+			return -1, false // b holds whenever r does, and is proven
 		}
 		// b holds whenever r does. Under the same conditions, a
 		// certain path replaces a guarded one, an operation that surely waits
@@ -318,7 +328,7 @@ func (s *Summary) blockEffect(when []lockstate.Cond, guarded, releases bool, str
 	// The reasons whose conditions include r's are dropped.
 	kept := 0
 	for _, b := range s.Blocks {
-		if !drops(when, join, releases, b) {
+		if !drops(when, join, releases, plausible, b) {
 			kept++
 		}
 	}

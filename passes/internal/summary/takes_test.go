@@ -175,7 +175,7 @@ func TestBlockEffect(t *testing.T) {
 			s.addBlock(random())
 		}
 		r := random()
-		i, add := s.blockEffect(r.When, r.Guarded, r.releases(), r.strength(), len(r.Chain))
+		i, add := s.blockEffect(r.When, r.Guarded, r.releases(), r.Plausible != "", r.strength(), len(r.Chain))
 		before := slices.Clone(s.Blocks)
 		ref := &Summary{Blocks: slices.Clone(s.Blocks)}
 		changed := s.addBlock(r)
