@@ -184,11 +184,19 @@ type Cond struct {
 	// integer with the constant K: (x Cmp K) == Value.
 	Cmp token.Token
 	K   int64
+	// Opt, when set, makes the condition a test of the options the
+	// parameter (a list of options, or one) hands over: Value is whether
+	// they set the option flag Opt ("path.Type.field"), which only
+	// options made by the constructors Setters (comma-separated names
+	// in Opt's package) can set.
+	Opt, Setters string
 }
 
 func (c Cond) String() string {
 	v := "true"
 	switch {
+	case c.Opt != "":
+		v = "(sets " + c.Opt + ") is " + strconv.FormatBool(c.Value)
 	case c.Cmp != token.ILLEGAL:
 		v = "(" + c.Cmp.String() + " " + strconv.FormatInt(c.K, 10) + ") is " + strconv.FormatBool(c.Value)
 	case c.Nil && c.Value:

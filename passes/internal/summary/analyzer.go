@@ -235,6 +235,8 @@ type analyzer struct {
 	// first use.
 	ready      map[*ssa.Function]map[*ssa.UnOp]bool
 	fieldInfos map[*types.Var]*fieldInfo
+	// optionFlags memoises optionFlagOf (see optionflags.go).
+	optionFlags map[*types.Var]*optionFlag
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

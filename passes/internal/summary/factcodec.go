@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 8
+const factVersion = 9
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -152,6 +152,8 @@ func (w *factWriter) conds(cs []lockstate.Cond) {
 		w.bool(c.Value)
 		w.int(int64(c.Cmp))
 		w.int(c.K)
+		w.string(c.Opt)
+		w.string(c.Setters)
 	}
 }
 
@@ -340,6 +342,8 @@ func (r *factReader) conds() []lockstate.Cond {
 		c.Value = r.bool()
 		c.Cmp = token.Token(r.int())
 		c.K = r.int()
+		c.Opt = r.string()
+		c.Setters = r.string()
 	})
 }
 

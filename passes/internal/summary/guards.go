@@ -25,6 +25,10 @@ type atom struct {
 	// parameter (or field) with the constant k: "x cmp k".
 	cmp token.Token
 	k   int64
+	// opt, when set, makes the atom a test of whether the options
+	// parameter param sets the option flag opt (optionflags.go), which
+	// the constructors setters make options for.
+	opt, setters string
 }
 
 // place is what an atom tests: a parameter, or a field path below one.
@@ -57,16 +61,22 @@ func (a *analyzer) guardsOf(fn *ssa.Function) *guards {
 		return g
 	}
 	var g *guards
-	atoms := branchAtoms(fn)
+	opts := a.optionAtoms(fn)
+	atoms := branchAtoms(fn, opts)
 	if len(atoms) > 0 {
 		g = &guards{at: make([][]lockstate.Cond, len(fn.Blocks))}
 		for _, at := range atoms {
 			for _, val := range []bool{false, true} {
-				seen := reachableUnder(fn, at, val)
+				seen := reachableUnder(fn, opts, at, val)
 				for i, ok := range seen {
-					if !ok {
-						g.at[i] = append(g.at[i], lockstate.Cond{Param: at.param, Path: at.path, Nil: at.isNil, Cmp: at.cmp, K: at.k, Value: !val})
+					if ok {
+						continue
 					}
+					c := lockstate.Cond{Param: at.param, Path: at.path, Nil: at.isNil, Cmp: at.cmp, K: at.k, Value: !val}
+					if at.opt != "" {
+						c = optionCond(at, !val)
+					}
+					g.at[i] = append(g.at[i], c)
 				}
 			}
 		}
@@ -81,10 +91,10 @@ func (a *analyzer) guardsOf(fn *ssa.Function) *guards {
 // calls { ... }): where the first walk meets such a loop, a second walk
 // judges the map by the φ edges from the blocks the first found
 // reachable. The second walk can only remove blocks.
-func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
-	seen, ranges := walkUnder(fn, at, val, nil)
+func reachableUnder(fn *ssa.Function, opts map[ssa.Value]atom, at atom, val bool) []bool {
+	seen, ranges := walkUnder(fn, opts, at, val, nil)
 	if ranges {
-		seen, _ = walkUnder(fn, at, val, seen)
+		seen, _ = walkUnder(fn, opts, at, val, seen)
 	}
 	return seen
 }
@@ -93,7 +103,7 @@ func reachableUnder(fn *ssa.Function, at atom, val bool) []bool {
 // earlier walk found reachable, a range over a map nil under the atom is
 // known to end at once. ranges reports that the walk met a range loop it
 // could not decide.
-func walkUnder(fn *ssa.Function, at atom, val bool, prev []bool) (seen []bool, ranges bool) {
+func walkUnder(fn *ssa.Function, opts map[ssa.Value]atom, at atom, val bool, prev []bool) (seen []bool, ranges bool) {
 	seen = make([]bool, len(fn.Blocks))
 	if len(fn.Blocks) == 0 {
 		return seen, false
@@ -105,7 +115,7 @@ func walkUnder(fn *ssa.Function, at atom, val bool, prev []bool) (seen []bool, r
 		work = work[:len(work)-1]
 		succs := b.Succs
 		if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 {
-			known, cond := evalUnder(fn, ifi.Cond, at, val, 0)
+			known, cond := evalUnder(fn, opts, ifi.Cond, at, val, 0)
 			if !known {
 				if m := rangeOk(ifi.Cond); m != nil {
 					if prev == nil {
@@ -187,8 +197,8 @@ func nilUnder(v ssa.Value, reachable []bool, depth int) bool {
 
 // branchAtoms returns the atoms fn's If instructions test, leaving out a
 // field fn assigns before one of its tests (its value changes between the
-// entry and the test).
-func branchAtoms(fn *ssa.Function) []atom {
+// entry and the test); opts gives the loads of option flags.
+func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom) []atom {
 	var out []atom
 	storedIn := map[place][]*ssa.BasicBlock{}
 	for _, b := range fn.Blocks {
@@ -209,7 +219,7 @@ func branchAtoms(fn *ssa.Function) []atom {
 			continue
 		}
 		clear(visited)
-		for _, t := range condAtoms(fn, ifi.Cond, nil, 0, visited) {
+		for _, t := range condAtoms(fn, opts, ifi.Cond, nil, 0, visited) {
 			if _, seen := tests[t]; !seen && len(tests) >= maxAtoms {
 				continue
 			}
@@ -268,7 +278,7 @@ const maxCondDepth = 6
 // function) are walked once per path, exponentially many times, up to
 // maxCondDepth; the atoms and the order of their first appearance are the
 // same either way.
-func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int, visited map[ssa.Value]int) []atom {
+func condAtoms(fn *ssa.Function, opts map[ssa.Value]atom, v ssa.Value, out []atom, depth int, visited map[ssa.Value]int) []atom {
 	if depth > maxCondDepth {
 		return out
 	}
@@ -276,19 +286,19 @@ func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int, visited map
 		return out
 	}
 	visited[v] = depth
-	if t, _, ok := atomOf(fn, v); ok {
+	if t, _, ok := atomOf(fn, opts, v); ok {
 		return append(out, t)
 	}
 	switch x := v.(type) {
 	case *ssa.Phi:
 		for _, e := range x.Edges {
-			out = condAtoms(fn, e, out, depth+1, visited)
+			out = condAtoms(fn, opts, e, out, depth+1, visited)
 		}
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			out = condAtoms(fn, x.X, out, depth+1, visited)
+			out = condAtoms(fn, opts, x.X, out, depth+1, visited)
 		} else if val := frozenLoad(x); val != nil {
-			out = condAtoms(fn, val, out, depth+1, visited)
+			out = condAtoms(fn, opts, val, out, depth+1, visited)
 		}
 	}
 	return out
@@ -297,11 +307,11 @@ func condAtoms(fn *ssa.Function, v ssa.Value, out []atom, depth int, visited map
 // evalUnder evaluates the boolean v of fn assuming atom at has value val:
 // the atom itself, constants, negations, and phis whose every value is
 // known and the same.
-func evalUnder(fn *ssa.Function, v ssa.Value, at atom, val bool, depth int) (known, b bool) {
+func evalUnder(fn *ssa.Function, opts map[ssa.Value]atom, v ssa.Value, at atom, val bool, depth int) (known, b bool) {
 	if depth > maxCondDepth {
 		return false, false
 	}
-	if t, positive, ok := atomOf(fn, v); ok {
+	if t, positive, ok := atomOf(fn, opts, v); ok {
 		return t == at, positive == val
 	}
 	switch x := v.(type) {
@@ -311,15 +321,15 @@ func evalUnder(fn *ssa.Function, v ssa.Value, at atom, val bool, depth int) (kno
 		}
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			known, b := evalUnder(fn, x.X, at, val, depth+1)
+			known, b := evalUnder(fn, opts, x.X, at, val, depth+1)
 			return known, !b
 		}
 		if v := frozenLoad(x); v != nil {
-			return evalUnder(fn, v, at, val, depth+1)
+			return evalUnder(fn, opts, v, at, val, depth+1)
 		}
 	case *ssa.Phi:
 		for i, e := range x.Edges {
-			k, eb := evalUnder(fn, e, at, val, depth+1)
+			k, eb := evalUnder(fn, opts, e, at, val, depth+1)
 			if !k || i > 0 && eb != b {
 				return false, false
 			}
@@ -351,8 +361,8 @@ func nilTest(v ssa.Value) (x ssa.Value, eq, ok bool) {
 
 // atomOf returns the atom a branch condition tests, and whether the
 // condition is true when the atom is true (for a nil test: when the value
-// is nil).
-func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
+// is nil; for an option flag, opts' atoms: when it is set).
+func atomOf(fn *ssa.Function, opts map[ssa.Value]atom, v ssa.Value) (atom, bool, bool) {
 	positive := true
 	for {
 		u, ok := v.(*ssa.UnOp)
@@ -361,7 +371,13 @@ func atomOf(fn *ssa.Function, v ssa.Value) (atom, bool, bool) {
 		}
 		v, positive = u.X, !positive
 	}
+	if t, ok := opts[v]; ok {
+		return t, positive, true // a bool flag: set is true
+	}
 	if x, eq, ok := nilTest(v); ok {
+		if t, ok := opts[x]; ok {
+			return t, positive != eq, true // set is non-nil
+		}
 		i, path, ok := paramValue(fn, x)
 		if !ok {
 			return atom{}, false, false
@@ -504,6 +520,19 @@ func condsHold(fn *ssa.Function, at judged, when []lockstate.Cond, args, binding
 		arg := condArg(fn, at, c, args, bindings)
 		if arg == nil {
 			dropped = true
+			continue
+		}
+		if c.Opt != "" {
+			switch known, holds, p := optionsSet(fn, c, arg); {
+			case known && !holds:
+				return false, nil, false
+			case known:
+			case p >= 0:
+				c.Param = p
+				out = append(out, c)
+			default:
+				dropped = true
+			}
 			continue
 		}
 		if known, holds := evalCond(fn, at, c, arg); known {
