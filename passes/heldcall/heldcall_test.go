@@ -57,6 +57,7 @@ var corpus = []string{
 	"digest/tree",
 	"txpool",
 	"txpool/syncx",
+	"rpcpool",
 }
 
 func TestHeldcall(t *testing.T) {
