@@ -263,7 +263,14 @@ func carries(t types.Type, fl *optionFlag, seen map[types.Type]bool) bool {
 	case *types.Interface:
 		return types.AssignableTo(fl.option, t)
 	case *types.Signature:
-		return true // a func can hand anything back
+		// A func hands back what its results carry; what it is
+		// handed (an interceptor's request) it cannot turn into an
+		// option of the package.
+		for i := range u.Results().Len() {
+			if carries(u.Results().At(i).Type(), fl, seen) {
+				return true
+			}
+		}
 	}
 	return false
 }
