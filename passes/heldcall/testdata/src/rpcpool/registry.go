@@ -11,6 +11,8 @@ import (
 	"rpcpool/rpcdial"
 )
 
+func audit(ctx context.Context, method string, req any) error { return nil }
+
 type Registry struct {
 	mu       sync.Mutex
 	conns    map[string]*rpcdial.Conn
@@ -24,7 +26,7 @@ type Registry struct {
 func (r *Registry) Connect(ctx context.Context, target string) (*rpcdial.Conn, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	c, err := rpcdial.Dial(ctx, target, rpcdial.WithInsecure(), rpcdial.WithTimeout(time.Second)) // want `r.mu held across call of rpcdial.Dial, which blocks: rpcdial.Dial -> rpcdial.Dial.func1 -> rpcdial.\(\*Conn\).Close -> channel receive .*\(plausible: only when Dial fails, tearing down what it made\)`
+	c, err := rpcdial.Dial(ctx, target, rpcdial.WithInsecure(), rpcdial.WithTimeout(time.Second), rpcdial.WithInterceptor(audit)) // want `r.mu held across call of rpcdial.Dial, which blocks: rpcdial.Dial -> rpcdial.Dial.func1 -> rpcdial.\(\*Conn\).Close -> channel receive .*\(plausible: only when Dial fails, tearing down what it made\)`
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +111,18 @@ func (r *Registry) connectCombined(ctx context.Context, target string) (*rpcdial
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c, err := rpcdial.Dial(ctx, target, rpcdial.WithOptions(rpcdial.WithInsecure(), rpcdial.WithBlock())) // want `r.mu held across call of rpcdial.Dial, which blocks: rpcdial.Dial -> select \(locked`
+	if err != nil {
+		return nil, err
+	}
+	r.conns[target] = c
+	return c, nil
+}
+
+// connectLazy takes its options from a func: it may return WithBlock.
+func (r *Registry) connectLazy(ctx context.Context, target string, pick func() rpcdial.DialOption) (*rpcdial.Conn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, err := rpcdial.Dial(ctx, target, rpcdial.WithLazy(pick)) // want `r.mu held across call of rpcdial.Dial, which blocks: rpcdial.Dial -> select \(locked`
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,8 @@ type dialOptions struct {
 	insecure bool
 	timeout  time.Duration
 	configs  <-chan Config
+
+	interceptor Interceptor
 }
 
 // A DialOption configures a dial.
@@ -48,6 +50,19 @@ func WithTimeout(d time.Duration) DialOption {
 // WithConfigs makes Dial wait for the first service configuration.
 func WithConfigs(c <-chan Config) DialOption {
 	return newFuncOption(func(o *dialOptions) { o.configs = c })
+}
+
+// An Interceptor sees each request before it is sent.
+type Interceptor func(ctx context.Context, method string, req any) error
+
+// WithInterceptor installs an interceptor.
+func WithInterceptor(f Interceptor) DialOption {
+	return newFuncOption(func(o *dialOptions) { o.interceptor = f })
+}
+
+// WithLazy applies the option f returns, when the dial starts.
+func WithLazy(f func() DialOption) DialOption {
+	return newFuncOption(func(o *dialOptions) { f().apply(o) })
 }
 
 // WithOptions applies several options as one.
