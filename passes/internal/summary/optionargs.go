@@ -123,7 +123,14 @@ func (r *optionResolver) array(arr *ssa.Alloc) {
 	}
 	for _, ref := range *arr.Referrers() {
 		switch ref := ref.(type) {
-		case *ssa.Slice, *ssa.DebugRef:
+		case *ssa.DebugRef:
+		case *ssa.Slice:
+			if !r.seen[ref] {
+				// Another slice of the array (opts[:1] handed to a
+				// helper) may write a setter's option into it.
+				r.unknown = true
+				return
+			}
 		case *ssa.IndexAddr:
 			for _, use := range *ref.Referrers() {
 				st, ok := use.(*ssa.Store)

@@ -40,9 +40,11 @@ import (
 // list of options it built from the package's other constructors
 // (optionargs.go): the flag is zero, and what waits under it never runs.
 //
-// Not seen: options a program installs process-wide (gRPC's global dial
-// options) and flags set by an option type's method rather than a func
-// literal.
+// The other ways a set flag can reach a configuration (a whole
+// configuration copied in, options kept for everyone or read back out of
+// an interface) are closed off in optionsources.go. Not seen: flags set
+// by an option type's method rather than a func literal, and generic
+// option types (both keep their waits).
 
 // An optionFlag is an option flag of the package, with what the callers
 // need to decide a condition on it.
@@ -115,6 +117,9 @@ func (a *analyzer) findOptionFlag(f *types.Var) *optionFlag {
 	}
 	if fl.option == nil {
 		return nil // never set: other rules know zero fields
+	}
+	if !a.optionSourcesClosed(fl) {
+		return nil
 	}
 	slices.Sort(fl.setters)
 	owner := fl.owner.String()
@@ -200,7 +205,7 @@ func (a *analyzer) optionAtoms(fn *ssa.Function) map[ssa.Value]atom {
 				continue
 			}
 			p := optionsParam(fn, fl)
-			if p < 0 || !a.configuredBy(fn, fa.X, fn.Params[p], fl) {
+			if p < 0 || !a.configuredBy(fn, fa.X, fn.Params[p], fl) || !a.cleanPath(fa.X, fl) {
 				continue
 			}
 			if out == nil {
@@ -261,7 +266,19 @@ func carries(t types.Type, fl *optionFlag, seen map[types.Type]bool) bool {
 			}
 		}
 	case *types.Interface:
-		return types.AssignableTo(fl.option, t)
+		// An interface value used as an option without a type
+		// assertion (optionSourcesClosed rules those out): one whose
+		// method set includes the option's.
+		if types.AssignableTo(t, fl.option) {
+			return true
+		}
+		// One whose methods hand options back (a resolver's
+		// OptionsFor).
+		for i := range u.NumMethods() {
+			if carries(u.Method(i).Type(), fl, seen) {
+				return true
+			}
+		}
 	case *types.Signature:
 		// A func hands back what its results carry; what it is
 		// handed (an interceptor's request) it cannot turn into an
