@@ -160,6 +160,12 @@
 // are resolved through its own stores and conversions (to any
 // instantiation, for a generic type). A call of a method of an
 // instantiated generic type is judged by the generic method's summary.
+// A wait only an option turns on (gRPC's DialContext under WithBlock) is
+// no wait when the caller's options list holds only the package's other
+// option constructors: an option flag is an unexported bool or nilable
+// field set only in func literals of exported constructors the package
+// never calls, tested in a function that configures a fresh object from
+// its options parameter.
 // Function summaries
 // depend on constant arguments and on fresh objects' zero fields, so a
 // callee that blocks only if flush, or only once c.started (or only in a
@@ -309,7 +315,12 @@
 // function that takes the step: a debug switch such as SSLKEYLOGFILE) or
 // a bool package variable or field with "debug" in its name is true
 // (if IsDebugFileReadWrite), binding or resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
-// asked only for a host name), or a lock that guards nothing
+// asked only for a host name), the teardown of an object a function has
+// just made when the function fails (in a closure it only defers, a branch
+// taken only when its returned error is set, on an object it or a
+// constructor of its package allocated: gRPC's DialContext closing the
+// ClientConn it made; a function, not a method, whose parameters are plain
+// data, contexts and its package's options), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
 // conn.Write, where conn is set before the object is shared), or the read
 // side of a close fence held across file I/O or a sleep: an unexported

@@ -26,7 +26,13 @@ import (
 // it in the program as it normally runs, so what blocks there is only
 // plausible (a note), as behind a debug switch (envgates.go).
 //
-// The closure must be deferred by its parent and nothing else; the call
+// The parent must be a function of the package (not a method, not a
+// closure) handed nothing of its caller's: its parameters are plain data,
+// contexts and the package's own options. A method's receiver, a pointer,
+// a callback or a connection handed in may be what the teardown waits on
+// (a pump of the caller's hub that takes the caller's lock, a write to
+// the caller's connection), and stays proven. The closure must be
+// deferred by its parent and nothing else; the call
 // must run only when the parent's error result, the variable every
 // return of the parent returns, is non-nil; and the call's receiver must
 // be an object the parent allocated or had a constructor of the package
@@ -36,7 +42,7 @@ import (
 // tears down a fresh object on a failure of fn's parent, or "".
 func (a *analyzer) failureTeardown(fn *ssa.Function, call ssa.CallInstruction) string {
 	parent := fn.Parent()
-	if parent == nil || call.Block() == nil {
+	if parent == nil || call.Block() == nil || !handedNothing(parent) {
 		return ""
 	}
 	mc := deferredOnly(parent, fn)
@@ -170,4 +176,43 @@ func (a *analyzer) freshIn(fn *ssa.Function, v ssa.Value) bool {
 func (a *analyzer) constructor(call *ssa.Call) bool {
 	g := StaticCallee(call.Common())
 	return g != nil && g.Pkg == a.pkg && len(g.Blocks) > 0 && allocatesFirstResult(g)
+}
+
+// handedNothing reports whether fn is a function of its package, not a
+// method or a closure, whose parameters are all plain data (numbers,
+// strings, bytes), contexts or the package's own option types.
+func handedNothing(fn *ssa.Function) bool {
+	if fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Pkg == nil {
+		return false
+	}
+	for _, p := range fn.Params {
+		if !plainParam(p.Type(), fn.Pkg.Pkg) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainParam(t types.Type, pkg *types.Package) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.Basic:
+		return true
+	case *types.Slice:
+		return plainParam(u.Elem(), pkg)
+	case *types.Array:
+		return plainParam(u.Elem(), pkg)
+	case *types.Named:
+		if isNamed(u, "context", "Context") {
+			return true
+		}
+		if u.Obj().Pkg() == pkg && optionName(u.Obj().Name()) {
+			switch u.Underlying().(type) {
+			case *types.Signature, *types.Interface:
+				return true // the package's functional options
+			}
+		}
+		_, basic := u.Underlying().(*types.Basic)
+		return basic
+	}
+	return false
 }

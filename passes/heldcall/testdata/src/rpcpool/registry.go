@@ -172,3 +172,21 @@ func (r *Registry) Redial(ctx context.Context, target string) (c *rpcdial.Conn, 
 	r.conns[target] = c
 	return c, nil
 }
+
+// connectArray keeps its options in an array that a helper fills through
+// another slice of it: the helper adds WithBlock.
+func (r *Registry) connectArray(ctx context.Context, target string) (*rpcdial.Conn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var opts [2]rpcdial.DialOption
+	opts[0] = rpcdial.WithInsecure()
+	waitFor(opts[1:])
+	c, err := rpcdial.Dial(ctx, target, opts[:]...) // want `r.mu held across call of rpcdial.Dial, which blocks: rpcdial.Dial -> select \(locked`
+	if err != nil {
+		return nil, err
+	}
+	r.conns[target] = c
+	return c, nil
+}
+
+func waitFor(dst []rpcdial.DialOption) { dst[0] = rpcdial.WithBlock() }

@@ -159,3 +159,46 @@ func (c *Conn) Close() error {
 	<-c.done
 	return nil
 }
+
+// A Pool hands out connections to one target.
+type Pool struct {
+	target string
+	conns  []*Conn
+}
+
+// Get adds a connection to the pool; when it cannot be resolved, it is
+// closed again. A method: its receiver's state is the caller's.
+func (p *Pool) Get() (_ *Conn, err error) {
+	c, err := NewConn(p.target)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	if err = c.resolve(); err != nil {
+		return nil, err
+	}
+	p.conns = append(p.conns, c)
+	return c, nil
+}
+
+// Replace makes a connection to old's target, closed again when it
+// cannot be resolved: it is handed the caller's connection.
+func Replace(old *Conn) (_ *Conn, err error) {
+	c, err := NewConn(old.target)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	if err = c.resolve(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -1,0 +1,70 @@
+package rpcpool
+
+import (
+	"context"
+	"sync"
+
+	"rpcpool/ctxdial"
+	"rpcpool/defaultdial"
+	"rpcpool/profiledial"
+	"rpcpool/rpcdial"
+)
+
+// A Gateway dials its upstreams under its lock with libraries whose
+// blocking flag can be set by something other than the dial's own
+// options: each dial may wait.
+type Gateway struct {
+	mu       sync.Mutex
+	pool     *rpcdial.Pool
+	upstream *rpcdial.Conn
+	profiled *profiledial.Conn
+	defaults *defaultdial.Conn
+	scoped   *ctxdial.Conn
+}
+
+// A profile with WithBlock copied whole into the dial's configuration.
+func (g *Gateway) dialProfiled(ctx context.Context, addr string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := profiledial.Dial(ctx, addr, profiledial.WithTracing()) // want `g.mu held across call of profiledial.Dial, which blocks: profiledial.Dial -> select \(locked`
+	g.profiled = c
+	return err
+}
+
+// Process-wide defaults, which a program may set to WithBlock.
+func (g *Gateway) dialDefaults(ctx context.Context, addr string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := defaultdial.Dial(ctx, addr, defaultdial.WithTracing()) // want `g.mu held across call of defaultdial.Dial, which blocks: defaultdial.Dial -> select \(locked`
+	g.defaults = c
+	return err
+}
+
+// Options carried on the context.
+func (g *Gateway) dialScoped(ctx context.Context, addr string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := ctxdial.Dial(ctx, addr, ctxdial.WithTracing()) // want `g.mu held across call of ctxdial.Dial, which blocks: ctxdial.Dial -> select \(locked`
+	g.scoped = c
+	return err
+}
+
+// A pool method's teardown of the connection it made: the method has the
+// pool's state, which is the caller's.
+func (g *Gateway) grow() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, err := g.pool.Get() // want `g.mu held across call of rpcdial.\(\*Pool\).Get, which blocks: rpcdial.\(\*Pool\).Get -> rpcdial.\(\*Pool\).Get.func1 -> rpcdial.\(\*Conn\).Close -> channel receive \(locked`
+	return err
+}
+
+// A function handed the caller's connection tears down its new one.
+func (g *Gateway) replace() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := rpcdial.Replace(g.upstream) // want `g.mu held across call of rpcdial.Replace, which blocks: rpcdial.Replace -> rpcdial.Replace.func1 -> rpcdial.\(\*Conn\).Close -> channel receive \(locked`
+	if err == nil {
+		g.upstream = c
+	}
+	return err
+}
