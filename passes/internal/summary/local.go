@@ -205,13 +205,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 				if NotStartedWait(instr.Common(), instr) {
 					continue // nothing to wait for
 				}
-				env := l.env
-				if env == "" {
-					// A fresh object torn down on a failure.
-					l.env = a.failureTeardown(fn, instr)
-				}
 				a.scanCall(fn, name, instr, flow, l, setBlock, false)
-				l.env = env
 			case *ssa.Defer:
 				a.scanCall(fn, name, instr, flow, l, setBlock, true)
 			}
