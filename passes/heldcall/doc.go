@@ -315,12 +315,7 @@
 // function that takes the step: a debug switch such as SSLKEYLOGFILE) or
 // a bool package variable or field with "debug" in its name is true
 // (if IsDebugFileReadWrite), binding or resolving an address (net.Listen, net.ResolveTCPAddr: a name server is
-// asked only for a host name), the teardown of an object a function has
-// just made when the function fails (in a closure it only defers, a branch
-// taken only when its returned error is set, on an object it or a
-// constructor of its package allocated: gRPC's DialContext closing the
-// ClientConn it made; a function, not a method, whose parameters are plain
-// data, contexts and its package's options), or a lock that guards nothing
+// asked only for a host name), or a lock that guards nothing
 // but the operation it is held across (a write mutex held only across
 // conn.Write, where conn is set before the object is shared), or the read
 // side of a close fence held across file I/O or a sleep: an unexported

@@ -97,6 +97,9 @@ func (a *analyzer) findOptionFlag(f *types.Var) *optionFlag {
 		}
 	}
 	fl := &optionFlag{owner: addrs[0].X.Type().Underlying().(*types.Pointer).Elem()}
+	if n, ok := types.Unalias(fl.owner).(*types.Named); ok && n.Origin().TypeParams().Len() > 0 {
+		return nil // a generic configuration: its instances are not told apart
+	}
 	for _, st := range ix.fieldStores[f] {
 		if zeroConst(st.val) {
 			continue
@@ -241,7 +244,11 @@ func optionsParam(fn *ssa.Function, fl *optionFlag) int {
 // carries reports whether a value of type t can hold a value of the option
 // type or of the configuration type.
 func carries(t types.Type, fl *optionFlag, seen map[types.Type]bool) bool {
-	if types.Identical(t, fl.option) || fl.owner != nil && types.Identical(t, fl.owner) {
+	if types.Identical(t, fl.option) || types.AssignableTo(t, fl.option) || fl.owner != nil && types.Identical(t, fl.owner) {
+		// An option, or a value usable as one without a type assertion
+		// (optionSourcesClosed rules those out): a func of the option
+		// type's underlying type, an interface whose method set
+		// includes the option's.
 		return true
 	}
 	if seen[t] {
@@ -266,12 +273,6 @@ func carries(t types.Type, fl *optionFlag, seen map[types.Type]bool) bool {
 			}
 		}
 	case *types.Interface:
-		// An interface value used as an option without a type
-		// assertion (optionSourcesClosed rules those out): one whose
-		// method set includes the option's.
-		if types.AssignableTo(t, fl.option) {
-			return true
-		}
 		// One whose methods hand options back (a resolver's
 		// OptionsFor).
 		for i := range u.NumMethods() {

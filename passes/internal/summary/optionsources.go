@@ -24,8 +24,10 @@ import (
 //     variable that can hold an option must be unexported and written
 //     only by the module's own hooks (func literals stored only into
 //     variables of an internal package, as gRPC's global dial options
-//     are), and no type assertion outside those hooks may produce an
-//     option.
+//     are; elsewhere it is only read), and no type assertion outside
+//     those hooks may produce an option. Such a hook is taken to be the
+//     module's own: a module whose public package forwards its users'
+//     options through it is not seen.
 //
 // Along the path from the configured object down to the flag, the
 // fields' own stores must be clean too (cc.dopts = ... in a method of
@@ -36,6 +38,7 @@ import (
 // reach configurations only through the options applied to them.
 func (a *analyzer) optionSourcesClosed(fl *optionFlag) bool {
 	hooks := a.internalHooks()
+	optionVars := map[ssa.Value]bool{}
 	for _, m := range a.pkg.Members {
 		g, ok := m.(*ssa.Global)
 		if !ok || !carries(g.Type().(*types.Pointer).Elem(), fl, map[types.Type]bool{}) {
@@ -44,18 +47,19 @@ func (a *analyzer) optionSourcesClosed(fl *optionFlag) bool {
 		if g.Object() != nil && g.Object().Exported() {
 			return false
 		}
-		for _, st := range a.indexed().globalStores[g] {
-			if !zeroConst(st.val) && !hooks[st.fn] {
-				return false
-			}
-		}
+		optionVars[g] = true
 	}
-	for _, fn := range a.srcFuncs {
+	funcs := a.srcFuncs
+	init := a.pkg.Func("init") // the package variables' initial values
+	for _, fn := range funcs {
 		if hooks[fn] {
 			continue
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if len(optionVars) > 0 && fn != init && !readsOptionVars(instr, optionVars) {
+					return false // a variable of options written outside a hook
+				}
 				switch x := instr.(type) {
 				case *ssa.Store:
 					if wholeStore(x) && holdsByValue(x.Val.Type(), fl.owner) && !a.cleanConfig(x.Val, fl, 0) {
@@ -75,6 +79,67 @@ func (a *analyzer) optionSourcesClosed(fl *optionFlag) bool {
 					}
 				}
 			}
+		}
+	}
+	return true
+}
+
+// readsOptionVars reports whether instr uses the variables vars holds
+// only to read them: a load whose value is only read (ranged over,
+// indexed, sliced, measured, appended from), not a store into them, an
+// address of a field or element, or a copy handed on.
+func readsOptionVars(instr ssa.Instruction, vars map[ssa.Value]bool) bool {
+	for _, op := range instr.Operands(nil) {
+		if !vars[*op] {
+			continue
+		}
+		ld, ok := instr.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || !readOnly(ld, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// readOnly reports whether v, a value read out of a variable of options,
+// is only read in turn.
+func readOnly(v ssa.Value, depth int) bool {
+	if depth > maxCondDepth {
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, ref := range *refs {
+		switch r := ref.(type) {
+		case *ssa.Index, *ssa.Lookup, *ssa.Field, *ssa.DebugRef, *ssa.Range:
+		case *ssa.IndexAddr:
+			for _, use := range *r.Referrers() {
+				if ld, ok := use.(*ssa.UnOp); !ok || ld.Op != token.MUL {
+					return false
+				}
+			}
+		case *ssa.Slice:
+			if !readOnly(r, depth+1) {
+				return false
+			}
+		case *ssa.Phi:
+			if !readOnly(r, depth+1) {
+				return false
+			}
+		case *ssa.Call:
+			b, ok := r.Call.Value.(*ssa.Builtin)
+			if !ok {
+				return false
+			}
+			switch b.Name() {
+			case "len", "cap", "append":
+			default:
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true

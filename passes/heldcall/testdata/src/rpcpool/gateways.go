@@ -6,6 +6,7 @@ import (
 
 	"rpcpool/ctxdial"
 	"rpcpool/defaultdial"
+	"rpcpool/funcdial"
 	"rpcpool/profiledial"
 	"rpcpool/rpcdial"
 )
@@ -20,6 +21,7 @@ type Gateway struct {
 	profiled *profiledial.Conn
 	defaults *defaultdial.Conn
 	scoped   *ctxdial.Conn
+	plain    *funcdial.Conn
 }
 
 // A profile with WithBlock copied whole into the dial's configuration.
@@ -49,8 +51,8 @@ func (g *Gateway) dialScoped(ctx context.Context, addr string) error {
 	return err
 }
 
-// A pool method's teardown of the connection it made: the method has the
-// pool's state, which is the caller's.
+// A pool method's teardown of a connection it has just made still waits
+// for the connection's goroutine.
 func (g *Gateway) grow() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -58,7 +60,7 @@ func (g *Gateway) grow() error {
 	return err
 }
 
-// A function handed the caller's connection tears down its new one.
+// So does a function's, on its way out of a failure.
 func (g *Gateway) replace() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -66,5 +68,23 @@ func (g *Gateway) replace() error {
 	if err == nil {
 		g.upstream = c
 	}
+	return err
+}
+
+// Options that are funcs: tracing only, Dial returns at once.
+func (g *Gateway) dialTraced(ctx context.Context, addr string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := funcdial.Dial(ctx, addr, funcdial.WithTracing())
+	g.plain = c
+	return err
+}
+
+// WithBlock hidden in a combination of option funcs.
+func (g *Gateway) dialCombined(ctx context.Context, addr string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := funcdial.Dial(ctx, addr, funcdial.Combine(funcdial.WithTracing(), funcdial.WithBlock())) // want `g.mu held across call of funcdial.Dial, which blocks: funcdial.Dial -> select \(locked`
+	g.plain = c
 	return err
 }

@@ -1,5 +1,6 @@
 // Package defaultdial applies process-wide default options, which an
-// exported setter installs, before a dial's own.
+// exported function installs into a package variable, before a dial's
+// own.
 package defaultdial
 
 import (
@@ -25,10 +26,16 @@ func WithBlock() Option { return funcOpt(func(o *options) { o.block = true }) }
 // WithTracing traces the dial.
 func WithTracing() Option { return funcOpt(func(o *options) { o.tracing = true }) }
 
-var defaults []Option
+var defaults struct {
+	opts [4]Option
+	n    int
+}
 
-// SetDefaults installs options every dial applies first.
-func SetDefaults(opts ...Option) { defaults = append(defaults, opts...) }
+// AddDefault installs an option every dial applies first.
+func AddDefault(opt Option) {
+	defaults.opts[defaults.n] = opt
+	defaults.n++
+}
 
 // Conn is a connection made in the background.
 type Conn struct {
@@ -40,7 +47,7 @@ type Conn struct {
 // Dial connects to addr; it waits for the connection under WithBlock.
 func Dial(ctx context.Context, addr string, opts ...Option) (*Conn, error) {
 	c := &Conn{ready: make(chan struct{})}
-	for _, o := range defaults {
+	for _, o := range defaults.opts[:defaults.n] {
 		o.apply(&c.opts)
 	}
 	for _, o := range opts {

@@ -126,12 +126,8 @@ func Dial(ctx context.Context, target string, opts ...DialOption) (conn *Conn, e
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			c.Close()
-		}
-	}()
 	if err = c.resolve(); err != nil {
+		c.abandon()
 		return nil, err
 	}
 	if c.opts.configs != nil {
@@ -139,6 +135,7 @@ func Dial(ctx context.Context, target string, opts ...DialOption) (conn *Conn, e
 		case cfg := <-c.opts.configs:
 			c.cfg = cfg
 		case <-ctx.Done():
+			c.abandon()
 			return nil, ctx.Err()
 		}
 	}
@@ -149,9 +146,13 @@ func Dial(ctx context.Context, target string, opts ...DialOption) (conn *Conn, e
 	case <-c.ready:
 		return c, nil
 	case <-ctx.Done():
+		c.abandon()
 		return nil, ctx.Err()
 	}
 }
+
+// abandon stops the connection without waiting for its goroutine.
+func (c *Conn) abandon() { close(c.closing) }
 
 // Close stops the connection and waits for its goroutine.
 func (c *Conn) Close() error {
@@ -167,7 +168,7 @@ type Pool struct {
 }
 
 // Get adds a connection to the pool; when it cannot be resolved, it is
-// closed again. A method: its receiver's state is the caller's.
+// closed again, waiting for its goroutine.
 func (p *Pool) Get() (_ *Conn, err error) {
 	c, err := NewConn(p.target)
 	if err != nil {
@@ -185,8 +186,8 @@ func (p *Pool) Get() (_ *Conn, err error) {
 	return c, nil
 }
 
-// Replace makes a connection to old's target, closed again when it
-// cannot be resolved: it is handed the caller's connection.
+// Replace makes a connection to old's target, closed again, waiting for
+// its goroutine, when it cannot be resolved.
 func Replace(old *Conn) (_ *Conn, err error) {
 	c, err := NewConn(old.target)
 	if err != nil {
