@@ -24,7 +24,7 @@
 # (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
 # rclone weaviate"), r30 (MODS="livekit buildkit thanos") and r31
 # (MODS="nebula swarmkit xray"), r33 (MODS="kubelet ava") and r34
-# (MODS="kubo vlogs").
+# (MODS="kubo vlogs"), and NATS Streaming, drawn once in r35 (MODS=stan).
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -137,6 +137,7 @@ fetch kubelet k8s.io/kubernetes v1.34.4
 fetch ava github.com/ava-labs/avalanchego v1.14.2
 fetch kubo github.com/ipfs/kubo v0.43.1
 fetch vlogs github.com/VictoriaMetrics/VictoriaLogs v1.52.2
+fetch stan github.com/nats-io/nats-streaming-server v0.25.6
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -194,7 +195,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
