@@ -235,8 +235,12 @@ type analyzer struct {
 	// first use.
 	ready      map[*ssa.Function]map[*ssa.UnOp]bool
 	fieldInfos map[*types.Var]*fieldInfo
-	// optionFlags memoises optionFlagOf (see optionflags.go).
-	optionFlags map[*types.Var]*optionFlag
+	// optionFlags memoises optionFlagOf (see optionflags.go),
+	// optionSources optionSourcesClosed, by configuration and option
+	// type, and hooks internalHooks (see optionsources.go).
+	optionFlags   map[*types.Var]*optionFlag
+	optionSources map[string]bool
+	hooks         map[*ssa.Function]bool
 }
 
 func run(pass *analysis.Pass, at *token.Pos) (any, error) {

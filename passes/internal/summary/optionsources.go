@@ -37,6 +37,21 @@ import (
 // optionSourcesClosed reports whether fl's configuration and option types
 // reach configurations only through the options applied to them.
 func (a *analyzer) optionSourcesClosed(fl *optionFlag) bool {
+	key := types.TypeString(fl.owner, nil) + "|" + types.TypeString(fl.option, nil)
+	if closed, ok := a.optionSources[key]; ok {
+		return closed
+	}
+	closed := a.sourcesClosed(fl)
+	if a.optionSources == nil {
+		a.optionSources = map[string]bool{}
+	}
+	a.optionSources[key] = closed
+	return closed
+}
+
+// sourcesClosed computes optionSourcesClosed, in one pass over the
+// package.
+func (a *analyzer) sourcesClosed(fl *optionFlag) bool {
 	hooks := a.internalHooks()
 	optionVars := map[ssa.Value]bool{}
 	for _, m := range a.pkg.Members {
@@ -305,7 +320,11 @@ func holds(t, owner types.Type, depth int) bool {
 // call (gRPC's internal.AddGlobalDialOptions), with the literals they
 // make in turn.
 func (a *analyzer) internalHooks() map[*ssa.Function]bool {
+	if a.hooks != nil {
+		return a.hooks
+	}
 	hooks := map[*ssa.Function]bool{}
+	a.hooks = hooks
 	for _, fn := range a.srcFuncs {
 		if fn.Parent() == nil || !internalHook(fn) {
 			continue
