@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -134,13 +135,60 @@ func lockerOf(owner, v ssa.Value) (CondLocker, bool) {
 		path = append([]FieldStep{{Name: name, Owner: named}}, path...)
 		if fa.X == owner {
 			if !IsLockType(fa.Type()) {
-				return CondLocker{}, false
+				// A lock wrapper (type Mutex struct{ internalMutex }):
+				// the lock its promoted Lock takes.
+				inner, ok := PromotedLock(fa.Type())
+				if !ok {
+					return CondLocker{}, false
+				}
+				path = append(path, inner...)
 			}
 			return CondLocker{Path: path, Read: read}, true
 		}
 		v = fa.X
 	}
 	return CondLocker{}, false
+}
+
+// PromotedLock returns the embedded fields through which t, a pointer to a
+// struct type, gets its Lock and Unlock methods from a sync.Mutex or
+// sync.RWMutex it holds by value: a wrapper such as
+//
+//	type Mutex struct{ internalMutex }
+//	type internalMutex struct{ sync.Mutex }
+//
+// whose Lock is the inner Mutex's. A Locker of the wrapper stands for
+// that inner lock, the one its callers' Lock calls take.
+func PromotedLock(t types.Type) ([]FieldStep, bool) {
+	lock, lockIdx, _ := types.LookupFieldOrMethod(t, true, nil, "Lock")
+	_, unlockIdx, _ := types.LookupFieldOrMethod(t, true, nil, "Unlock")
+	fn, ok := lock.(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || len(lockIdx) < 2 || len(unlockIdx) != len(lockIdx) ||
+		!slices.Equal(lockIdx[:len(lockIdx)-1], unlockIdx[:len(unlockIdx)-1]) {
+		return nil, false
+	}
+	var steps []FieldStep
+	cur := t
+	for _, i := range lockIdx[:len(lockIdx)-1] {
+		if p, ok := cur.Underlying().(*types.Pointer); ok {
+			cur = p.Elem()
+		}
+		named, _ := types.Unalias(cur).(*types.Named)
+		st, ok := cur.Underlying().(*types.Struct)
+		if !ok || named == nil || i >= st.NumFields() {
+			return nil, false
+		}
+		f := st.Field(i)
+		if _, ptr := f.Type().Underlying().(*types.Pointer); ptr {
+			return nil, false // a lock behind a pointer: another object's
+		}
+		steps = append(steps, FieldStep{Name: f.Name(), Owner: named})
+		cur = f.Type()
+	}
+	if !IsLockType(cur) {
+		return nil, false
+	}
+	return steps, true
 }
 
 // Unbox returns the value v converts to an interface or to another type,

@@ -170,6 +170,13 @@ func (a *analyzer) lockClassOf(fn *ssa.Function, v ssa.Value, depth int) string 
 	v = lockstate.Unbox(v)
 	if flow := a.flows[fn]; flow != nil {
 		if class := flow.IDOf(v).Class; class != "" {
+			// A lock wrapper stands for the lock its promoted Lock
+			// takes (&n.mu of a type Mutex struct{ internalMutex }).
+			if inner, ok := lockstate.PromotedLock(v.Type()); ok {
+				for _, step := range inner {
+					class += "." + step.Name
+				}
+			}
 			return class
 		}
 	}
