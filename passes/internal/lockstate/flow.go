@@ -218,6 +218,17 @@ func DeadEdge(b *ssa.BasicBlock, i int) bool {
 	return constant.BoolVal(c.Value) == (i == 1)
 }
 
+// onceDoFunc returns the func a call of (*sync.Once).Do runs, or nil.
+func onceDoFunc(c *ssa.CallCommon) ssa.Value {
+	if c.IsInvoke() || len(c.Args) != 2 {
+		return nil
+	}
+	if fn := c.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "Do" && fn.Signature.Recv() != nil {
+		return c.Args[1]
+	}
+	return nil
+}
+
 // returnedUnlocks finds results of ret that are a lock's own Unlock (or
 // RUnlock) method value: the function hands its caller the release.
 func (a *analysis) returnedUnlocks(ret *ssa.Return) []Effect {
@@ -225,6 +236,36 @@ func (a *analysis) returnedUnlocks(ret *ssa.Return) []Effect {
 	for _, v := range ret.Results {
 		if id, mode, ok := a.res.UnlockFunc(v); ok && (id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal) {
 			out = append(out, Effect{Lock: id, Release: true, Mode: mode, Returned: true})
+			continue
+		}
+		out = append(out, a.returnedClosureUnlocks(v)...)
+	}
+	return out
+}
+
+// returnedClosureUnlocks returns the releases a func literal v that the
+// function returns makes, on every path, of locks it reaches through the
+// variables it captures from the function's parameters, free variables or
+// package: an unlock function made for the caller (func unlockOnce(l
+// sync.Locker) func() { var once sync.Once; return func() {
+// once.Do(l.Unlock) } }).
+func (a *analysis) returnedClosureUnlocks(v ssa.Value) []Effect {
+	mc, ok := v.(*ssa.MakeClosure)
+	if !ok || a.cfg.Effects == nil {
+		return nil
+	}
+	g, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return nil
+	}
+	var out []Effect
+	for _, e := range a.cfg.Effects(g) {
+		if !e.Release || e.Returned || len(e.When) > 0 || e.Lock.Root != RootFree || e.Lock.RootIndex >= len(mc.Bindings) {
+			continue
+		}
+		id := rebased(e.Lock, a.res.ident.of(mc.Bindings[e.Lock.RootIndex]))
+		if id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal {
+			out = append(out, Effect{Lock: id, Release: true, Mode: e.Mode, Returned: true})
 		}
 	}
 	return out
@@ -381,6 +422,12 @@ func interesting(instr ssa.Instruction) bool {
 func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, deferred bool) State {
 	if id, ok := a.res.unlockers[c.Value]; ok {
 		return release(s, id, deferred)
+	}
+	if f := onceDoFunc(c); f != nil {
+		// once.Do(l.Unlock): Do calls its func here, the first time.
+		if id, _, ok := a.res.UnlockFunc(f); ok {
+			return release(s, id, deferred)
+		}
 	}
 	op := a.res.OpOf(c)
 	switch op.Kind {

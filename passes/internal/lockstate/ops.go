@@ -63,6 +63,12 @@ func OpOf(call *ssa.CallCommon) Op {
 				if op := syncOp(obj, mc.Bindings[0]); op.Kind != NoOp {
 					return op
 				}
+				// A method value of a Locker interface: l.Unlock.
+				if recv := obj.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+					if op := invokeOp(&ssa.CallCommon{Value: mc.Bindings[0], Method: obj}); op.Kind != NoOp {
+						return op
+					}
+				}
 			}
 		}
 	}

@@ -35,6 +35,15 @@ func callees(fn *ssa.Function, resolve func(*ssa.Function) *ssa.Function) []*ssa
 				c = instr.Common()
 			case *ssa.Go:
 				c = instr.Common()
+			case *ssa.Return:
+				// A func literal it returns: an unlock function made
+				// for the caller is judged by what the literal does.
+				for _, r := range instr.Results {
+					if _, ok := r.(*ssa.MakeClosure); ok {
+						add(r)
+					}
+				}
+				continue
 			default:
 				continue
 			}
