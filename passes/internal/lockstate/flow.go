@@ -33,6 +33,10 @@ type Effect struct {
 	// once the function has returned with it (a shutdown gate that leaves
 	// its unexported mutex locked): its callers hold it for ever.
 	Forever bool
+	// Once is set on a Returned release made through a sync.Once (func()
+	// { once.Do(l.Unlock) }): only the first call of the returned func
+	// releases the lock.
+	Once bool
 }
 
 // Config configures the analysis of one function.
@@ -80,7 +84,12 @@ type Result struct {
 	// unlockers maps func values that release a lock when called (the
 	// result of a wrapper returning mu.Unlock) to that lock.
 	unlockers map[ssa.Value]ID
-	reachable []bool // by block index
+	// onceUnlockers flags the unlockers that release only on their first
+	// call (Effect.Once); unlockModes holds the side of an RWMutex an
+	// unlocker releases.
+	onceUnlockers map[ssa.Value]bool
+	unlockModes   map[ssa.Value]Mode
+	reachable     []bool // by block index
 	// renames holds, by block index and successor, the locks renamed to
 	// φ-nodes along each edge (phis.go).
 	renames map[[2]int][]rename
@@ -258,17 +267,152 @@ func (a *analysis) returnedClosureUnlocks(v ssa.Value) []Effect {
 	if !ok {
 		return nil
 	}
+	once, ok := onlyReleases(g)
+	if !ok {
+		return nil // it does more: the caller judges it as the call it is
+	}
 	var out []Effect
 	for _, e := range a.cfg.Effects(g) {
 		if !e.Release || e.Returned || len(e.When) > 0 || e.Lock.Root != RootFree || e.Lock.RootIndex >= len(mc.Bindings) {
-			continue
+			return nil
 		}
 		id := rebased(e.Lock, a.res.ident.of(mc.Bindings[e.Lock.RootIndex]))
-		if id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal {
-			out = append(out, Effect{Lock: id, Release: true, Mode: e.Mode, Returned: true})
+		if id.Root != RootParam && id.Root != RootFree && id.Root != RootGlobal {
+			return nil
 		}
+		out = append(out, Effect{Lock: id, Release: true, Mode: e.Mode, Returned: true, Once: once})
 	}
 	return out
+}
+
+// onlyReleases reports whether g, a func literal, does nothing but
+// release locks: its calls are releases (mu.Unlock(), l.Unlock()) or
+// once.Do of a release, and it sends, receives, selects, starts and
+// defers nothing. once reports that its release goes through a Once.
+func onlyReleases(g *ssa.Function) (once, ok bool) {
+	calls := 0
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				c := x.Common()
+				switch {
+				case OpOf(c).Kind == Release:
+				case onceDoFunc(c) != nil && OpOf(&ssa.CallCommon{Value: onceDoFunc(c)}).Kind == Release:
+					once = true
+				default:
+					return false, false
+				}
+				calls++
+			case *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.Select, *ssa.Panic, *ssa.MapUpdate:
+				return false, false
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					return false, false
+				}
+			}
+		}
+	}
+	return once, calls > 0
+}
+
+// freshOnce reports whether once, the Once a call instr in fn runs Do on,
+// is used for that one call only: a variable of fn with no other use, or
+// one its parent declares for this func literal alone; and the call is in
+// no loop. Its Do then runs its func on that call.
+func freshOnce(fn *ssa.Function, once ssa.Value, instr ssa.Instruction) bool {
+	if inLoop(instr.Block()) {
+		return false
+	}
+	switch v := once.(type) {
+	case *ssa.Alloc:
+		return v.Parent() == fn && usedOnlyBy(v, instr)
+	case *ssa.FreeVar:
+		if !usedOnlyBy(v, instr) || fn.Parent() == nil {
+			return false
+		}
+		i := slices.Index(fn.FreeVars, v)
+		var cell *ssa.Alloc
+		for _, b := range fn.Parent().Blocks {
+			for _, pi := range b.Instrs {
+				mc, ok := pi.(*ssa.MakeClosure)
+				if !ok || mc.Fn != ssa.Value(fn) || i >= len(mc.Bindings) {
+					continue
+				}
+				a, ok := mc.Bindings[i].(*ssa.Alloc)
+				if !ok || cell != nil {
+					return false
+				}
+				cell = a
+			}
+		}
+		return cell != nil && usedOnlyBy(cell, nil)
+	}
+	return false
+}
+
+// usedOnlyBy reports whether v's only uses are instr (nil: one closure
+// that captures it) and debug references.
+func usedOnlyBy(v ssa.Value, instr ssa.Instruction) bool {
+	captures := 0
+	for _, ref := range *v.Referrers() {
+		switch ref.(type) {
+		case *ssa.DebugRef:
+			continue
+		case *ssa.MakeClosure:
+			if instr == nil {
+				captures++
+				continue
+			}
+		}
+		if ref != instr {
+			return false
+		}
+	}
+	return instr != nil || captures == 1
+}
+
+// onlyCall reports whether instr is the one call of the func value v and
+// runs in no loop: a release made only on a func's first call happens
+// there.
+func onlyCall(v ssa.Value, instr ssa.Instruction) bool {
+	if inLoop(instr.Block()) {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		if ref == instr {
+			continue
+		}
+		if c, ok := ref.(ssa.CallInstruction); ok && c.Common().Value == v {
+			if _, isDefer := ref.(*ssa.Defer); isDefer {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// inLoop reports whether b can reach itself.
+func inLoop(b *ssa.BasicBlock) bool {
+	if b == nil {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
 }
 
 // UnlockFunc reports whether calling the func value v releases a lock, and
@@ -285,6 +429,9 @@ func (r *Result) UnlockFunc(v ssa.Value) (ID, Mode, bool) {
 	op := OpOf(&ssa.CallCommon{Value: mc})
 	if op.Kind != Release {
 		return ID{}, Write, false
+	}
+	if op.Mode == Write && r.ident.readSide(op.Recv) {
+		op.Mode = Read // rw.RLocker().Unlock
 	}
 	return r.ident.of(op.Recv), op.Mode, true
 }
@@ -421,12 +568,20 @@ func interesting(instr ssa.Instruction) bool {
 // call applies a call (or a deferred call) to s.
 func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, deferred bool) State {
 	if id, ok := a.res.unlockers[c.Value]; ok {
-		return release(s, id, deferred)
+		if a.res.onceUnlockers[c.Value] && !deferred && !onlyCall(c.Value, instr) {
+			return s // a second call releases nothing: which one runs first is not known
+		}
+		mode, ok := a.res.unlockModes[c.Value]
+		if !ok {
+			mode = Write
+		}
+		return releaseMode(s, id, mode, deferred)
 	}
-	if f := onceDoFunc(c); f != nil {
-		// once.Do(l.Unlock): Do calls its func here, the first time.
-		if id, _, ok := a.res.UnlockFunc(f); ok {
-			return release(s, id, deferred)
+	if f := onceDoFunc(c); f != nil && freshOnce(a.res.Fn, c.Args[0], instr) {
+		// once.Do(l.Unlock) on a Once used for nothing else: Do
+		// calls its func here.
+		if id, mode, ok := a.res.UnlockFunc(f); ok {
+			return releaseMode(s, id, mode, deferred)
 		}
 	}
 	op := a.res.OpOf(c)
@@ -468,6 +623,21 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 					a.res.unlockers = map[ssa.Value]ID{}
 				}
 				a.res.unlockers[v] = id
+				if e.Mode == Write && e.Lock.Path == "" && a.res.ident.readSide(rootValue(e.Lock, c, bindings)) {
+					e.Mode = Read // unlockOnce(rw.RLocker()): the read side
+				}
+				if e.Mode != Write {
+					if a.res.unlockModes == nil {
+						a.res.unlockModes = map[ssa.Value]Mode{}
+					}
+					a.res.unlockModes[v] = e.Mode
+				}
+				if e.Once {
+					if a.res.onceUnlockers == nil {
+						a.res.onceUnlockers = map[ssa.Value]bool{}
+					}
+					a.res.onceUnlockers[v] = true
+				}
 			}
 			continue
 		}
@@ -594,6 +764,22 @@ func (a *analysis) root(l ID, c *ssa.CallCommon, bindings []ssa.Value) (ID, bool
 	return ID{}, false
 }
 
+// rootValue returns the value of the caller's that a callee's lock l is
+// rooted at, as root names it, or nil.
+func rootValue(l ID, c *ssa.CallCommon, bindings []ssa.Value) ssa.Value {
+	switch l.Root {
+	case RootParam:
+		if !c.IsInvoke() && l.RootIndex < len(c.Args) {
+			return c.Args[l.RootIndex]
+		}
+	case RootFree:
+		if l.RootIndex < len(bindings) {
+			return bindings[l.RootIndex]
+		}
+	}
+	return nil
+}
+
 // rebased maps a callee's lock l onto the caller's root, as root returned
 // it. A package-level lock is the same lock in every caller: l already
 // names it in full (its Key holds its Path), so it is kept as it is.
@@ -645,6 +831,16 @@ func acquire(s State, id ID, mode Mode, pos token.Pos) State {
 		return s.with(h)
 	}
 	return s.with(Held{ID: id, Mode: mode, Pos: pos, Must: true, Deferred: s.pending(id.Key)})
+}
+
+// releaseMode is release for an unlock of one side of an RWMutex: one
+// that does not match the side held (RUnlock of a write lock, a fatal
+// error at run time) leaves the lock held.
+func releaseMode(s State, id ID, mode Mode, deferred bool) State {
+	if h, ok := s.Lookup(id.Key); ok && h.Mode != mode {
+		return s
+	}
+	return release(s, id, deferred)
 }
 
 func release(s State, id ID, deferred bool) State {

@@ -168,6 +168,7 @@ func (w *factWriter) effects(es []lockstate.Effect) {
 		w.conds(e.When)
 		w.strings(e.Outside)
 		w.bool(e.Forever)
+		w.bool(e.Once)
 	}
 }
 
@@ -356,6 +357,7 @@ func (r *factReader) effects() []lockstate.Effect {
 		e.When = r.conds()
 		e.Outside = r.strings()
 		e.Forever = r.bool()
+		e.Once = r.bool()
 	})
 }
 

@@ -84,3 +84,74 @@ func (srv *dnsServer) reset() {
 	unlock()
 	time.Sleep(100 * time.Millisecond)
 }
+
+// A Once the server keeps: after the first stop it has run, and later
+// calls unlock nothing.
+type zoneServer struct {
+	mu       sync.Mutex
+	stopOnce sync.Once
+	zones    map[string]string
+}
+
+func (z *zoneServer) stopLocked() { z.stopOnce.Do(z.mu.Unlock) }
+
+func (z *zoneServer) reload() {
+	z.mu.Lock()
+	z.zones = map[string]string{}
+	z.stopLocked()
+	time.Sleep(100 * time.Millisecond) // want `z.mu held across call of time.Sleep`
+}
+
+// An unlock function called twice: the second call unlocks nothing.
+func (srv *dnsServer) restartTwice() {
+	unlock := unlockOnce(&srv.lock)
+	srv.lock.Lock()
+	srv.started = false
+	unlock()
+	srv.lock.Lock()
+	srv.started = true
+	unlock()
+	time.Sleep(100 * time.Millisecond) // want `srv.lock held across call of time.Sleep`
+}
+
+// handOver returns a func that releases the server's lock and takes the
+// zone lock: not a mere unlock function.
+func handOver(srvLock, zoneLock sync.Locker) func() {
+	return func() {
+		srvLock.Unlock()
+		zoneLock.Lock()
+	}
+}
+
+func (srv *dnsServer) transfer(z *zoneServer) {
+	srv.lock.Lock()
+	next := handOver(&srv.lock, &z.mu)
+	next()
+	time.Sleep(100 * time.Millisecond) // want `(srv.lock|z.mu) held across call of time.Sleep`
+	z.mu.Unlock()
+}
+
+// A read lock's unlock function, called with the write lock held: the
+// lock stays held (and the program dies at run time).
+type cacheTable struct {
+	rw    sync.RWMutex
+	table map[string]int
+}
+
+func (t *cacheTable) refresh() {
+	t.rw.Lock()
+	unlock := unlockOnce(t.rw.RLocker())
+	t.table = map[string]int{}
+	unlock()
+	time.Sleep(100 * time.Millisecond) // want `t.rw held across call of time.Sleep`
+}
+
+// readers release the read side through the same helper.
+func (t *cacheTable) get(k string) int {
+	t.rw.RLock()
+	unlock := unlockOnce(t.rw.RLocker())
+	v := t.table[k]
+	unlock()
+	time.Sleep(time.Millisecond)
+	return v
+}
