@@ -377,7 +377,12 @@
 // reported as any wait is, and so is a wait in a callee on a Cond made on
 // a lock the callee took itself, by name or through the Cond's L (dst.Put
 // waiting for room in dst releases dst's lock, not the caller's src lock
-// of the same type). A wait releases
+// of the same type). A Cond made on a lock wrapper whose Lock and Unlock
+// are promoted from a sync.Mutex or RWMutex it embeds by value (Cilium's
+// lock.Mutex) releases that inner lock. An unlock function a helper
+// returns (a func literal whose calls all release locks it captured:
+// miekg/dns's unlockOnce, func() { once.Do(l.Unlock) }) releases the lock
+// where the caller calls it. A wait releases
 // a held lock of the Cond's class only when one held lock has that class: hand over hand, holding a stage's
 // lock and the next stage's while waiting on the next stage's Cond, both
 // stay held. A wait under the read
