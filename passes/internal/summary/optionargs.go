@@ -26,7 +26,7 @@ import (
 // from a variable, a field, a helper of another package) leaves c
 // undecided.
 func optionsSet(fn *ssa.Function, c lockstate.Cond, arg ssa.Value) (known, holds bool, param int) {
-	r := optionResolver{fn: fn, pkg: optionPkg(c.Opt), setters: strings.Split(c.Setters, ","), seen: map[ssa.Value]bool{}}
+	r := optionResolver{fn: fn, pkg: optionPkg(c.Opt), owner: optionOwner(c.Opt), setters: strings.Split(c.Setters, ","), seen: map[ssa.Value]bool{}}
 	r.list(arg, 0)
 	switch {
 	case r.unknown || r.setter:
@@ -52,9 +52,21 @@ func optionPkg(key string) string {
 	return key
 }
 
+// optionOwner returns the configuration type's name in an option flag's
+// key, "path.Type.field".
+func optionOwner(key string) string {
+	i := strings.LastIndexByte(key, '.')
+	if i < 0 {
+		return ""
+	}
+	key = key[:i]
+	return key[strings.LastIndexByte(key, '.')+1:]
+}
+
 type optionResolver struct {
 	fn      *ssa.Function
 	pkg     string
+	owner   string // the configuration type's name
 	setters []string
 	seen    map[ssa.Value]bool
 
@@ -179,7 +191,7 @@ func (r *optionResolver) option(v ssa.Value) {
 		return
 	}
 	for i := range g.Signature.Params().Len() {
-		if carries(g.Signature.Params().At(i).Type(), &optionFlag{option: opt}, map[types.Type]bool{}) {
+		if carries(g.Signature.Params().At(i).Type(), &optionFlag{option: opt, ownerPkg: r.pkg, ownerName: r.owner}, map[types.Type]bool{}) {
 			r.unknown = true // it may wrap a setter's option
 			return
 		}

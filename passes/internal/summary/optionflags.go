@@ -53,6 +53,9 @@ type optionFlag struct {
 	setters []string   // the constructors that can set it, sorted
 	option  types.Type // their result type: the option type
 	owner   types.Type // the struct type the field belongs to
+	// ownerPkg and ownerName name the owner, for callers that know the
+	// flag only by its key (optionargs.go).
+	ownerPkg, ownerName string
 }
 
 // optionFlagOf returns the option flag f is, or nil.
@@ -283,14 +286,37 @@ func carries(t types.Type, fl *optionFlag, seen map[types.Type]bool) bool {
 	case *types.Signature:
 		// A func hands back what its results carry; what it is
 		// handed (an interceptor's request) it cannot turn into an
-		// option of the package.
+		// option of the package, unless it is handed the configuration
+		// itself (a configure func(*Config), a profile's
+		// configure(*options)): then it can apply options to it.
 		for i := range u.Results().Len() {
 			if carries(u.Results().At(i).Type(), fl, seen) {
 				return true
 			}
 		}
+		for i := range u.Params().Len() {
+			pt := u.Params().At(i).Type()
+			if configArg(pt, fl) || carries(pt, &optionFlag{option: fl.option, ownerPkg: fl.ownerPkg, ownerName: fl.ownerName}, seen) {
+				return true // handed the configuration, or a place options are kept in
+			}
+		}
 	}
 	return false
+}
+
+// configArg reports whether a parameter of type t is handed the
+// configuration itself: the owner, or a pointer to it; where the owner is
+// not known (a caller in another package), the type of the flag's
+// package its key names.
+func configArg(t types.Type, fl *optionFlag) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if fl.owner != nil {
+		return types.Identical(t, fl.owner)
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && fl.ownerPkg != "" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == fl.ownerPkg && n.Obj().Name() == fl.ownerName
 }
 
 // configuredBy reports whether the object addr points into is made in fn

@@ -89,7 +89,11 @@ func (a *analyzer) sourcesClosed(fl *optionFlag) bool {
 						return false
 					}
 				case *ssa.TypeAssert:
-					if carries(x.AssertedType, &optionFlag{option: fl.option}, map[types.Type]bool{}) {
+					only := &optionFlag{option: fl.option}
+					if carries(x.AssertedType, only, map[types.Type]bool{}) && !carries(x.X.Type(), only, map[types.Type]bool{}) {
+						// An option out of something that is not one
+						// (ctx.Value(k).([]Option)); narrowing an option
+						// to its concrete type is not.
 						return false
 					}
 				}

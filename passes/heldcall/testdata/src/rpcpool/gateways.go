@@ -3,10 +3,12 @@ package rpcpool
 import (
 	"context"
 	"sync"
+	"time"
 
 	"rpcpool/ctxdial"
 	"rpcpool/defaultdial"
 	"rpcpool/funcdial"
+	"rpcpool/presetdial"
 	"rpcpool/profiledial"
 	"rpcpool/rpcdial"
 )
@@ -22,6 +24,7 @@ type Gateway struct {
 	defaults *defaultdial.Conn
 	scoped   *ctxdial.Conn
 	plain    *funcdial.Conn
+	preset   *presetdial.Conn
 }
 
 // A profile with WithBlock copied whole into the dial's configuration.
@@ -87,4 +90,27 @@ func (g *Gateway) dialCombined(ctx context.Context, addr string) error {
 	c, err := funcdial.Dial(ctx, addr, funcdial.Combine(funcdial.WithTracing(), funcdial.WithBlock())) // want `g.mu held across call of funcdial.Dial, which blocks: funcdial.Dial -> select \(locked`
 	g.plain = c
 	return err
+}
+
+var strictPreset = presetdial.NewPreset(presetdial.WithWait())
+
+// Options with a timeout only: Dial returns at once.
+func (g *Gateway) dialPlain(addr string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.preset = presetdial.Dial(addr, presetdial.WithTimeout(time.Second))
+}
+
+// A preset handed the configuration applies WithWait.
+func (g *Gateway) dialPreset(addr string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.preset = presetdial.Dial(addr, presetdial.WithPreset(strictPreset)) // want `g.mu held across call of presetdial.Dial, which blocks: presetdial.Dial -> channel receive`
+}
+
+// So does a configure func handed the configuration.
+func (g *Gateway) openConfigured(addr string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.preset = presetdial.Open(addr, func(c *presetdial.Config) { presetdial.WithWait().Apply(c) }) // want `g.mu held across call of presetdial.Open, which blocks: presetdial.Open -> channel receive`
 }
