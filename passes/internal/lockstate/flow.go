@@ -244,7 +244,12 @@ func (a *analysis) returnedUnlocks(ret *ssa.Return) []Effect {
 	var out []Effect
 	for _, v := range ret.Results {
 		if id, mode, ok := a.res.UnlockFunc(v); ok && (id.Root == RootParam || id.Root == RootFree || id.Root == RootGlobal) {
-			out = append(out, Effect{Lock: id, Release: true, Mode: mode, Returned: true})
+			// Handed on from a helper (return unlockOnce(l)): its
+			// first-call-only release and its side go with it.
+			if m, ok := a.res.unlockModes[v]; ok {
+				mode = m
+			}
+			out = append(out, Effect{Lock: id, Release: true, Mode: mode, Returned: true, Once: a.res.onceUnlockers[v]})
 			continue
 		}
 		out = append(out, a.returnedClosureUnlocks(v)...)
@@ -267,7 +272,7 @@ func (a *analysis) returnedClosureUnlocks(v ssa.Value) []Effect {
 	if !ok {
 		return nil
 	}
-	once, ok := onlyReleases(g)
+	once, ok := onlyReleases(g, mc)
 	if !ok {
 		return nil // it does more: the caller judges it as the call it is
 	}
@@ -289,7 +294,7 @@ func (a *analysis) returnedClosureUnlocks(v ssa.Value) []Effect {
 // release locks: its calls are releases (mu.Unlock(), l.Unlock()) or
 // once.Do of a release, and it sends, receives, selects, starts and
 // defers nothing. once reports that its release goes through a Once.
-func onlyReleases(g *ssa.Function) (once, ok bool) {
+func onlyReleases(g *ssa.Function, mc *ssa.MakeClosure) (once, ok bool) {
 	calls := 0
 	for _, b := range g.Blocks {
 		for _, instr := range b.Instrs {
@@ -297,8 +302,8 @@ func onlyReleases(g *ssa.Function) (once, ok bool) {
 			case *ssa.Call:
 				c := x.Common()
 				switch {
-				case OpOf(c).Kind == Release:
-				case onceDoFunc(c) != nil && OpOf(&ssa.CallCommon{Value: onceDoFunc(c)}).Kind == Release:
+				case OpOf(c).Kind == Release && capturedAsIs(g, mc, OpOf(c).Recv):
+				case onceDoFunc(c) != nil && OpOf(&ssa.CallCommon{Value: onceDoFunc(c)}).Kind == Release && capturedAsIs(g, mc, OpOf(&ssa.CallCommon{Value: onceDoFunc(c)}).Recv):
 					once = true
 				default:
 					return false, false
@@ -314,6 +319,38 @@ func onlyReleases(g *ssa.Function) (once, ok bool) {
 		}
 	}
 	return once, calls > 0
+}
+
+// capturedAsIs reports whether the lock recv, in the func literal g that
+// mc makes, is a captured value or a field of it held by value: a
+// variable captured by reference counts only when it is a parameter of
+// the maker, set once on entry. A lock read through a pointer field, or
+// through a variable the maker may set again, may be another by the time
+// the func is called (r.cur.mu, after r.cur is swapped).
+func capturedAsIs(g *ssa.Function, mc *ssa.MakeClosure, recv ssa.Value) bool {
+	v := Unbox(recv)
+	for {
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		v = fa.X
+	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		fv, ok := ld.X.(*ssa.FreeVar)
+		i := slices.Index(g.FreeVars, fv)
+		if !ok || i < 0 || i >= len(mc.Bindings) {
+			return false
+		}
+		cell, ok := mc.Bindings[i].(*ssa.Alloc)
+		if !ok {
+			return false
+		}
+		_, param := SetOnce(cell).(*ssa.Parameter)
+		return param
+	}
+	_, ok := v.(*ssa.FreeVar)
+	return ok
 }
 
 // freshOnce reports whether once, the Once a call instr in fn runs Do on,
@@ -340,7 +377,7 @@ func freshOnce(fn *ssa.Function, once ssa.Value, instr ssa.Instruction) bool {
 					continue
 				}
 				a, ok := mc.Bindings[i].(*ssa.Alloc)
-				if !ok || cell != nil {
+				if !ok || cell != nil || !onlyReturned(mc) {
 					return false
 				}
 				cell = a
@@ -349,6 +386,19 @@ func freshOnce(fn *ssa.Function, once ssa.Value, instr ssa.Instruction) bool {
 		return cell != nil && usedOnlyBy(cell, nil)
 	}
 	return false
+}
+
+// onlyReturned reports whether the func literal mc makes is only
+// returned: each call of its maker yields a new one, with its own Once.
+// One called in place may run more than once.
+func onlyReturned(mc *ssa.MakeClosure) bool {
+	refs := *mc.Referrers()
+	for _, ref := range refs {
+		if _, ok := ref.(*ssa.Return); !ok {
+			return false
+		}
+	}
+	return len(refs) > 0
 }
 
 // usedOnlyBy reports whether v's only uses are instr (nil: one closure
@@ -372,25 +422,64 @@ func usedOnlyBy(v ssa.Value, instr ssa.Instruction) bool {
 	return instr != nil || captures == 1
 }
 
-// onlyCall reports whether instr is the one call of the func value v and
-// runs in no loop: a release made only on a func's first call happens
-// there.
-func onlyCall(v ssa.Value, instr ssa.Instruction) bool {
-	if inLoop(instr.Block()) {
-		return false
-	}
+// onceCalls reports whether the calls of v, a func that releases the lock
+// id on its first call only, each release it: v is only ever called here
+// (not passed on or kept), at most once without defer and not in a loop,
+// and when a deferred call backs up that one, no path from it takes the
+// lock again (the deferred call, then a no-op, would leave it held).
+func (a *analysis) onceCalls(v ssa.Value, id ID) bool {
+	var direct ssa.Instruction
+	deferred := false
 	for _, ref := range *v.Referrers() {
-		if ref == instr {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
 			continue
-		}
-		if c, ok := ref.(ssa.CallInstruction); ok && c.Common().Value == v {
-			if _, isDefer := ref.(*ssa.Defer); isDefer {
-				continue
+		case *ssa.Call:
+			if r.Call.Value != v || direct != nil || inLoop(r.Block()) {
+				return false
 			}
+			direct = r
+		case *ssa.Defer:
+			if r.Call.Value != v {
+				return false
+			}
+			deferred = true
+		default:
 			return false
 		}
 	}
-	return true
+	if direct == nil || !deferred {
+		return true
+	}
+	return !a.takenAfter(direct, id)
+}
+
+// takenAfter reports whether a path from instr acquires the lock id.
+func (a *analysis) takenAfter(instr ssa.Instruction, id ID) bool {
+	b := instr.Block()
+	seen := map[*ssa.BasicBlock]bool{}
+	start := slices.Index(b.Instrs, instr) + 1
+	work := []*ssa.BasicBlock{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		instrs := x.Instrs
+		if x == b && start > 0 {
+			instrs, start = instrs[start:], 0
+		} else if seen[x] {
+			continue
+		}
+		seen[x] = true
+		for _, in := range instrs {
+			if c, ok := in.(ssa.CallInstruction); ok {
+				if op := OpOf(c.Common()); (op.Kind == Acquire || op.Kind == TryAcq) && a.res.ident.of(op.Recv).Key == id.Key {
+					return true
+				}
+			}
+		}
+		work = append(work, x.Succs...)
+	}
+	return false
 }
 
 // inLoop reports whether b can reach itself.
@@ -568,8 +657,8 @@ func interesting(instr ssa.Instruction) bool {
 // call applies a call (or a deferred call) to s.
 func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, deferred bool) State {
 	if id, ok := a.res.unlockers[c.Value]; ok {
-		if a.res.onceUnlockers[c.Value] && !deferred && !onlyCall(c.Value, instr) {
-			return s // a second call releases nothing: which one runs first is not known
+		if a.res.onceUnlockers[c.Value] && !a.onceCalls(c.Value, id) {
+			return s // which call releases, if any, is not known
 		}
 		mode, ok := a.res.unlockModes[c.Value]
 		if !ok {

@@ -155,3 +155,45 @@ func (t *cacheTable) get(k string) int {
 	time.Sleep(time.Millisecond)
 	return v
 }
+
+// A Once-guarded unlock closure called in place, once per item: from the
+// second item on it unlocks nothing.
+func (z *zoneServer) pushAll(names []string) {
+	var once sync.Once
+	unlock := func() { once.Do(z.mu.Unlock) }
+	for _, n := range names {
+		z.mu.Lock()
+		z.zones[n] = ""
+		unlock()
+		time.Sleep(time.Millisecond) // want `z.mu held across call of time.Sleep`
+	}
+}
+
+// serverUnlock hands on unlockOnce's function: still a first-call-only
+// release.
+func serverUnlock(srv *dnsServer) func() { return unlockOnce(&srv.lock) }
+
+func (srv *dnsServer) flip() {
+	unlock := serverUnlock(srv)
+	srv.lock.Lock()
+	unlock()
+	srv.lock.Lock()
+	unlock()
+	time.Sleep(time.Millisecond) // want `srv.lock held across call of time.Sleep`
+}
+
+// A zone router whose unlock function reads the current zone when it is
+// called: swapped in between, the old zone stays locked.
+type zoneRouter struct {
+	cur *zoneServer
+}
+
+func (r *zoneRouter) unlockCurrent() func() { return func() { r.cur.mu.Unlock() } }
+
+func (r *zoneRouter) swap(next *zoneServer) {
+	unlock := r.unlockCurrent()
+	r.cur.mu.Lock()
+	r.cur = next
+	unlock()
+	time.Sleep(time.Millisecond) // want `held across call of time.Sleep`
+}
