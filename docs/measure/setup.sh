@@ -24,8 +24,8 @@
 # (MODS="xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill
 # rclone weaviate"), r30 (MODS="livekit buildkit thanos") and r31
 # (MODS="nebula swarmkit xray"), r33 (MODS="kubelet ava") and r34
-# (MODS="kubo vlogs"), and NATS Streaming and Cilium, drawn once in r35
-# (MODS="stan cilium"; Cilium's agent packages only, see run.sh).
+# (MODS="kubo vlogs"), and NATS Streaming, Cilium and Gitea, drawn once in r35
+# (MODS="stan cilium gitea"; Cilium's agent packages only, see run.sh).
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -140,6 +140,7 @@ fetch kubo github.com/ipfs/kubo v0.43.1
 fetch vlogs github.com/VictoriaMetrics/VictoriaLogs v1.52.2
 fetch stan github.com/nats-io/nats-streaming-server v0.25.6
 fetch cilium github.com/cilium/cilium v1.20.2
+fetch gitea code.gitea.io/gitea v1.27.3
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -200,7 +201,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
