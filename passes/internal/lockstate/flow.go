@@ -428,17 +428,17 @@ func usedOnlyBy(v ssa.Value, instr ssa.Instruction) bool {
 // and when a deferred call backs up that one, no path from it takes the
 // lock again (the deferred call, then a no-op, would leave it held).
 func (a *analysis) onceCalls(v ssa.Value, id ID) bool {
-	var direct ssa.Instruction
+	var direct []ssa.Instruction
 	deferred := false
 	for _, ref := range *v.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.DebugRef:
 			continue
 		case *ssa.Call:
-			if r.Call.Value != v || direct != nil || inLoop(r.Block()) {
+			if r.Call.Value != v || inLoop(r.Block()) {
 				return false
 			}
-			direct = r
+			direct = append(direct, r)
 		case *ssa.Defer:
 			if r.Call.Value != v {
 				return false
@@ -448,14 +448,50 @@ func (a *analysis) onceCalls(v ssa.Value, id ID) bool {
 			return false
 		}
 	}
-	if direct == nil || !deferred {
-		return true
+	for _, c := range direct {
+		// Calls on different branches (miekg/dns unlocks before
+		// serving UDP or TCP): no path makes two.
+		for _, d := range direct {
+			if c != d && a.reachesInstr(c, d) {
+				return false
+			}
+		}
+		if deferred && a.takenAfter(c, id) {
+			return false
+		}
 	}
-	return !a.takenAfter(direct, id)
+	return true
+}
+
+// reachesInstr reports whether a path from instr reaches to.
+func (a *analysis) reachesInstr(instr, to ssa.Instruction) bool {
+	found := false
+	a.walkAfter(instr, func(in ssa.Instruction) bool {
+		if in == to {
+			found = true
+		}
+		return found
+	})
+	return found
 }
 
 // takenAfter reports whether a path from instr acquires the lock id.
 func (a *analysis) takenAfter(instr ssa.Instruction, id ID) bool {
+	taken := false
+	a.walkAfter(instr, func(in ssa.Instruction) bool {
+		if c, ok := in.(ssa.CallInstruction); ok {
+			if op := OpOf(c.Common()); (op.Kind == Acquire || op.Kind == TryAcq) && a.res.ident.of(op.Recv).Key == id.Key {
+				taken = true
+			}
+		}
+		return taken
+	})
+	return taken
+}
+
+// walkAfter calls visit on each instruction some path from instr reaches,
+// after it, until visit returns true.
+func (a *analysis) walkAfter(instr ssa.Instruction, visit func(ssa.Instruction) bool) {
 	b := instr.Block()
 	seen := map[*ssa.BasicBlock]bool{}
 	start := slices.Index(b.Instrs, instr) + 1
@@ -471,15 +507,12 @@ func (a *analysis) takenAfter(instr ssa.Instruction, id ID) bool {
 		}
 		seen[x] = true
 		for _, in := range instrs {
-			if c, ok := in.(ssa.CallInstruction); ok {
-				if op := OpOf(c.Common()); (op.Kind == Acquire || op.Kind == TryAcq) && a.res.ident.of(op.Recv).Key == id.Key {
-					return true
-				}
+			if visit(in) {
+				return
 			}
 		}
 		work = append(work, x.Succs...)
 	}
-	return false
 }
 
 // inLoop reports whether b can reach itself.

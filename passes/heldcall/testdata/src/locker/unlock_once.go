@@ -12,9 +12,10 @@ import (
 // before serving and the deferred one on the error paths do not unlock
 // twice.
 type dnsServer struct {
-	lock     sync.Mutex
-	started  bool
-	listener net.Listener
+	lock       sync.Mutex
+	started    bool
+	listener   net.Listener
+	packetConn net.PacketConn
 }
 
 func unlockOnce(l sync.Locker) func() {
@@ -35,12 +36,26 @@ func (srv *dnsServer) activateAndServe() error {
 	if srv.started {
 		return errStarted
 	}
+	if srv.packetConn != nil {
+		srv.started = true
+		unlock()
+		return srv.servePackets()
+	}
 	if srv.listener == nil {
 		return errors.New("no listener")
 	}
 	srv.started = true
 	unlock()
 	return srv.serve()
+}
+
+func (srv *dnsServer) servePackets() error {
+	buf := make([]byte, 512)
+	for {
+		if _, _, err := srv.packetConn.ReadFrom(buf); err != nil {
+			return err
+		}
+	}
 }
 
 func (srv *dnsServer) serve() error {
