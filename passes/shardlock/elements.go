@@ -187,7 +187,7 @@ func (c *checker) selectorBody(fn *ssa.Function) (selector, bool) {
 			return selector{}, false
 		}
 		el, ok := elementOf(ret.Results[0], 0)
-		if !ok || el.ranged || summary.InLoop(el.block) {
+		if !ok || el.ranged || lockstate.InLoop(el.block) {
 			return selector{}, false
 		}
 		if _, isConst := el.index.(*ssa.Const); isConst {

@@ -175,7 +175,7 @@ func (c *checker) callTakesShard(f *summary.Func, call *ssa.Call, held []locksta
 		if !ok || !c.fixed(field) {
 			continue
 		}
-		sh := shard{owner: owner, loop: summary.InLoop(call.Block()), field: field}
+		sh := shard{owner: owner, loop: lockstate.InLoop(call.Block()), field: field}
 		held := lockstate.WithoutClasses(held, t.Outside)
 		if holdsOwner(held, owner) && c.replacesContainer(f, sh) {
 			// The collection's own guard, held to rebuild it: the
@@ -310,7 +310,7 @@ func findPackage(pkg *types.Package, path string) *types.Package {
 // pointer element points to, or the element itself) of a fixed container
 // field or of a map, or of the element a selector returns.
 func (c *checker) shardOf(f *summary.Func, v ssa.Value, b *ssa.BasicBlock) (shard, bool) {
-	loop := summary.InLoop(b)
+	loop := lockstate.InLoop(b)
 	if el, ok := lockElement(v); ok {
 		if _, isConst := el.index.(*ssa.Const); isConst {
 			return shard{}, false // a named slot, not a key's shard

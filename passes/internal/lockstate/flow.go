@@ -358,7 +358,7 @@ func capturedAsIs(g *ssa.Function, mc *ssa.MakeClosure, recv ssa.Value) bool {
 // one its parent declares for this func literal alone; and the call is in
 // no loop. Its Do then runs its func on that call.
 func freshOnce(fn *ssa.Function, once ssa.Value, instr ssa.Instruction) bool {
-	if inLoop(instr.Block()) {
+	if InLoop(instr.Block()) {
 		return false
 	}
 	switch v := once.(type) {
@@ -435,7 +435,7 @@ func (a *analysis) onceCalls(v ssa.Value, id ID) bool {
 		case *ssa.DebugRef:
 			continue
 		case *ssa.Call:
-			if r.Call.Value != v || inLoop(r.Block()) {
+			if r.Call.Value != v || InLoop(r.Block()) {
 				return false
 			}
 			direct = append(direct, r)
@@ -490,33 +490,37 @@ func (a *analysis) takenAfter(instr ssa.Instruction, id ID) bool {
 }
 
 // walkAfter calls visit on each instruction some path from instr reaches,
-// after it, until visit returns true.
+// after it, until visit returns true: the rest of its block, then the
+// blocks its successors reach (reachableFrom).
 func (a *analysis) walkAfter(instr ssa.Instruction, visit func(ssa.Instruction) bool) {
 	b := instr.Block()
-	seen := map[*ssa.BasicBlock]bool{}
-	start := slices.Index(b.Instrs, instr) + 1
-	work := []*ssa.BasicBlock{b}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		instrs := x.Instrs
-		if x == b && start > 0 {
-			instrs, start = instrs[start:], 0
-		} else if seen[x] {
+	for _, in := range b.Instrs[slices.Index(b.Instrs, instr)+1:] {
+		if visit(in) {
+			return
+		}
+	}
+	reached := make([]bool, len(b.Parent().Blocks))
+	for _, s := range b.Succs {
+		for i, ok := range a.reachableFrom(s) {
+			reached[i] = reached[i] || ok
+		}
+	}
+	for i, ok := range reached {
+		if !ok {
 			continue
 		}
-		seen[x] = true
-		for _, in := range instrs {
+		for _, in := range b.Parent().Blocks[i].Instrs {
 			if visit(in) {
 				return
 			}
 		}
-		work = append(work, x.Succs...)
 	}
 }
 
-// inLoop reports whether b can reach itself.
-func inLoop(b *ssa.BasicBlock) bool {
+// InLoop reports whether block b lies on a cycle of its function's
+// control-flow graph: it can run again after it runs. A block not known
+// (nil) is taken to.
+func InLoop(b *ssa.BasicBlock) bool {
 	if b == nil {
 		return true
 	}

@@ -5,6 +5,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // This file decides what a deferred closure sees in a variable it
@@ -72,7 +74,7 @@ func (x *deferredExits) deferAt(fn *ssa.Function, call *ssa.CallCommon) *ssa.Def
 func (x *deferredExits) value(d *ssa.Defer, cell *ssa.Alloc) *ssa.Const {
 	atEnd, ok := x.cells[cell]
 	if !ok {
-		if cell.Block() != nil && !InLoop(cell.Block()) && onlyReadByClosures(cell) {
+		if cell.Block() != nil && !lockstate.InLoop(cell.Block()) && onlyReadByClosures(cell) {
 			atEnd = exitsAtBlockEnds(d.Parent(), cell)
 		}
 		x.cells[cell] = atEnd // nil: the variable is not decided anywhere

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -236,11 +237,26 @@ func (a *analyzer) fieldGroupConfined(fa *ssa.FieldAddr) bool {
 	return ok
 }
 
-// zeroValue reports whether v is the zero value of its type: a constant
-// zero, as SSA writes an empty composite literal (sync.WaitGroup{}).
+// zeroValue reports whether v is the zero value of its type: nil, the
+// constant zero SSA writes for an empty composite literal
+// (sync.WaitGroup{}), false, 0 or "".
 func zeroValue(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil() || ok && c.Value == nil
+	if !ok {
+		return false
+	}
+	if c.IsNil() || c.Value == nil {
+		return true
+	}
+	switch c.Value.Kind() {
+	case constant.Bool:
+		return !constant.BoolVal(c.Value)
+	case constant.String:
+		return constant.StringVal(c.Value) == ""
+	case constant.Int, constant.Float, constant.Complex:
+		return constant.Sign(c.Value) == 0
+	}
+	return false
 }
 
 // A groupPointerField keys the groups a field of pointer type holds,

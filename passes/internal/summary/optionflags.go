@@ -104,10 +104,10 @@ func (a *analyzer) findOptionFlag(f *types.Var) *optionFlag {
 		return nil // a generic configuration: its instances are not told apart
 	}
 	for _, st := range ix.fieldStores[f] {
-		if zeroConst(st.val) {
+		if zeroValue(st.val) {
 			continue
 		}
-		m := outermost(st.fn)
+		m := Outermost(st.fn)
 		if m == st.fn || !a.optionConstructor(m) {
 			return nil
 		}
@@ -155,15 +155,6 @@ func (a *analyzer) optionConstructor(m *ssa.Function) bool {
 	return len(ix.calls[m]) == 0 && !ix.escapes[m]
 }
 
-// outermost returns the declared function fn's func literal is nested in
-// (fn itself when it is one).
-func outermost(fn *ssa.Function) *ssa.Function {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	return fn
-}
-
 // zeroTestable reports whether a field of type t has a zero value a branch
 // tests: false, or nil.
 func zeroTestable(t types.Type) bool {
@@ -174,15 +165,6 @@ func zeroTestable(t types.Type) bool {
 		return true
 	}
 	return false
-}
-
-// zeroConst reports whether v is the zero constant: false, nil, 0.
-func zeroConst(v ssa.Value) bool {
-	k, ok := v.(*ssa.Const)
-	if !ok {
-		return false
-	}
-	return k.IsNil() || k.Value != nil && k.Value.ExactString() == "false"
 }
 
 // optionAtoms returns, for the loads of option flags that fn's branches

@@ -100,7 +100,7 @@ func (r *Result) TriedElseTornDown(class string, fn *ssa.Function) bool {
 // triedOnce reports whether call is a TryLock or TryRLock made outside any
 // loop of its function: a goroutine that finds the lock held goes on.
 func triedOnce(call *ssa.Call) bool {
-	return lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !InLoop(call.Block())
+	return lockstate.OpOf(call.Common()).Kind == lockstate.TryAcq && !lockstate.InLoop(call.Block())
 }
 
 // ownsClass reports whether fn is a method of the struct type whose field
@@ -121,7 +121,7 @@ func ownsClass(fn *ssa.Function, class string) bool {
 func (a *analyzer) calledInLoop(fn *ssa.Function) bool {
 	for _, cs := range a.indexed().calls[declaredFn(fn)] {
 		call, ok := cs.instr.(*ssa.Call)
-		if !ok || call.Block() == nil || !InLoop(call.Block()) {
+		if !ok || call.Block() == nil || !lockstate.InLoop(call.Block()) {
 			continue
 		}
 		if refs := call.Referrers(); refs != nil && len(*refs) > 0 {

@@ -456,12 +456,6 @@ func Precedes(x, y ssa.Instruction) bool {
 	return reaches(bx.Succs, []*ssa.BasicBlock{by})
 }
 
-// InLoop reports whether block b lies on a cycle of its function's
-// control-flow graph: it can run again after it runs.
-func InLoop(b *ssa.BasicBlock) bool {
-	return reaches(b.Succs, []*ssa.BasicBlock{b})
-}
-
 // freshResults flags the functions of funcs with one pointer result that is
 // always an object they allocate, or the result of another such function:
 // storing into what they return is storing into a new object.

@@ -58,7 +58,7 @@ func (a *analyzer) singleWorker(w *ssa.Function, class string) bool {
 	}
 	for _, cs := range calls {
 		g, ok := cs.instr.(*ssa.Go)
-		if !ok || len(cs.call.Args) == 0 || InLoop(g.Block()) {
+		if !ok || len(cs.call.Args) == 0 || lockstate.InLoop(g.Block()) {
 			return false
 		}
 		obj := valueAt(cs.call.Args[0], g)
