@@ -254,7 +254,7 @@ func (c *checker) callbacksOf(f *summary.Func, call *ssa.CallCommon, callee *ssa
 		if !s.InvokesParam(i) || arg == nil {
 			continue
 		}
-		if kind, op, ok := c.ioBlocking(arg); ok {
+		if kind, op, ok := c.ioBlocking(arg, summary.ParamType(callee.Signature, i)); ok {
 			return &finding{category: kind, what: "call of " + name + ", which calls " + op + " on " + c.argName(call, i), held: held}
 		}
 	}
@@ -373,7 +373,7 @@ func (c *checker) streamKind(args []ssa.Value, kind string) string {
 		if a == nil {
 			continue
 		}
-		if k, _, r, ok := c.res.IOBlocking(a); ok && r == nil {
+		if k, _, r, ok := c.res.IOBlocking(a, nil); ok && r == nil {
 			return k
 		}
 	}
@@ -382,8 +382,8 @@ func (c *checker) streamKind(args []ssa.Value, kind string) string {
 
 // ioBlocking reports whether a value handed to an I/O helper blocks when
 // its I/O methods are called (see summary.Result.IOBlocking).
-func (c *checker) ioBlocking(arg ssa.Value) (kind, op string, ok bool) {
-	kind, m, r, ok := c.res.IOBlocking(arg)
+func (c *checker) ioBlocking(arg ssa.Value, param types.Type) (kind, op string, ok bool) {
+	kind, m, r, ok := c.res.IOBlocking(arg, param)
 	if !ok {
 		return "", "", false
 	}

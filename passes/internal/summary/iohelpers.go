@@ -20,12 +20,50 @@ var ioMethods = []string{"Write", "WriteString", "Read", "ReadFrom", "WriteTo"}
 // whose method is in the catalogue (net.Conn). It returns the category, the
 // method (qualified relative to the package) and, for a method that blocks
 // by its summary, the reason. Values of unknown dynamic type are not
-// judged.
-func (r *Result) IOBlocking(arg ssa.Value) (kind, method string, reason *Reason, ok bool) {
-	return r.a.ioBlocking(arg)
+// judged. param is the type of the parameter the value is handed to, or
+// nil: an interface there (io.Reader) names the methods the callee can
+// call on it, so io.ReadFull of an *os.File is its Read, not its Write.
+func (r *Result) IOBlocking(arg ssa.Value, param types.Type) (kind, method string, reason *Reason, ok bool) {
+	return r.a.ioBlocking(arg, param)
 }
 
-func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reason, ok bool) {
+// ParamType returns the type of the i'th argument of a call of a function
+// of signature sig, counting the receiver of a method as argument 0, or
+// nil when there is no such parameter (a variadic argument list).
+func ParamType(sig *types.Signature, i int) types.Type {
+	if sig.Recv() != nil {
+		if i == 0 {
+			return sig.Recv().Type()
+		}
+		i--
+	}
+	if i < sig.Params().Len() {
+		return sig.Params().At(i).Type()
+	}
+	return nil
+}
+
+// invocableIOMethods returns the I/O methods a callee can call on a value
+// handed to a parameter of type param: those the parameter's interface
+// declares, when it declares any, or all of them.
+func invocableIOMethods(param types.Type) []string {
+	if param == nil || !types.IsInterface(param) {
+		return ioMethods
+	}
+	var names []string
+	ms := types.NewMethodSet(param)
+	for _, name := range ioMethods {
+		if ExportedMethod(ms, name) != nil {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ioMethods // any, or an interface of other methods the callee asserts from
+	}
+	return names
+}
+
+func (a *analyzer) ioBlocking(arg ssa.Value, param types.Type) (kind, method string, reason *Reason, ok bool) {
 	r := a.res
 	if standardStream(arg) {
 		return "", "", nil, false // printing, like logging, is accepted under a lock
@@ -38,7 +76,7 @@ func (a *analyzer) ioBlocking(arg ssa.Value) (kind, method string, reason *Reaso
 		t = a.X.Type() // a net.Conn passed as an io.Writer
 	}
 	ms := r.Pkg.Prog.MethodSets.MethodSet(t)
-	for _, name := range ioMethods {
+	for _, name := range invocableIOMethods(param) {
 		sel := ExportedMethod(ms, name)
 		if sel == nil {
 			continue

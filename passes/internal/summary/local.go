@@ -36,6 +36,18 @@ type site struct {
 	env string
 }
 
+// paramType returns the declared type of the callee's i'th parameter
+// (the receiver first), or nil when unknown.
+func (st *site) paramType(i int) types.Type {
+	switch {
+	case st.callee != nil:
+		return ParamType(st.callee.Signature, i)
+	case st.method != nil:
+		return ParamType(st.method.Signature(), i)
+	}
+	return nil
+}
+
 // local is what a function's own instructions say about it, before its
 // callees are taken into account.
 type local struct {

@@ -169,7 +169,7 @@ func (a *analyzer) combine(fn *ssa.Function, l *local) bool {
 				continue
 			}
 			if !a.quiet {
-				if kind, m, inner, ok := a.ioBlocking(arg); ok {
+				if kind, m, inner, ok := a.ioBlocking(arg, st.paramType(i)); ok {
 					r := &Reason{Kind: kind, Chain: []string{name.get(), calleeName.get(), m}, Released: st.released, When: st.when}
 					if inner != nil {
 						r = inner.extend(calleeName.get()).extend(name.get())

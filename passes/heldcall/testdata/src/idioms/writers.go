@@ -54,3 +54,36 @@ func (r *Reporter) Spool(line string) {
 	r.mu.Unlock()
 	io.WriteString(r.spool, b.String())
 }
+
+// Replayer replays length-prefixed records from its segment file.
+type Replayer struct {
+	mu      sync.Mutex
+	segment *os.File
+	offset  int64
+}
+
+// readRecord fills buf from r: the callee can only call r's Read, so a
+// file handed to it is read, not written.
+func readRecord(r io.Reader, buf []byte) (int, error) {
+	return io.ReadFull(r, buf)
+}
+
+// NextHeld reads the next record with the lock held.
+func (j *Replayer) NextHeld(buf []byte) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n, err := readRecord(j.segment, buf) // want `j.mu held across call of readRecord, which calls os.\(\*File\).Read on j.segment \(locked at writers.go:73, released by defer\)`
+	j.offset += int64(n)
+	return err
+}
+
+// Next is its twin: it reads at the offset it took under the lock, and
+// records the advance after.
+func (j *Replayer) Next(buf []byte) error {
+	j.mu.Lock()
+	off := j.offset
+	j.offset += int64(len(buf))
+	j.mu.Unlock()
+	_, err := j.segment.ReadAt(buf, off)
+	return err
+}
