@@ -203,7 +203,8 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
-		if why := srcname.TestSupport(c.pass.Pkg.Path(), summary.Outermost(f.Fn).Name()); why != "" {
+		outer := summary.Outermost(f.Fn)
+		if why := srcname.TestSupport(c.pass.Pkg.Path(), c.pass.Fset.Position(outer.Pos()).Filename, outer.Name()); why != "" {
 			fd.level, fd.why = confidence.Note, why
 		}
 	}
