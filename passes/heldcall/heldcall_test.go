@@ -58,6 +58,10 @@ var corpus = []string{
 	"txpool",
 	"txpool/syncx",
 	"rpcpool",
+	"filewatch",
+	"cluster/test/harness",
+	"eventbus",
+	"eventbus/spawn",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -211,6 +211,7 @@ type analyzer struct {
 	quick       map[*ssa.Function]bool
 	groupFields map[*types.Var]bool // fieldGroupConfined's answers
 	joinTakes   map[ssa.Instruction][]string
+	starters    map[*ssa.Function][]int    // startedParams' answers (starters.go)
 	stored      map[string]string          // storedLock's answers
 	sealed      map[*types.TypeName]bool   // sealedStruct's answers
 	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
@@ -343,6 +344,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		a.sealForever(fn, a.funcs[fn].Summary)
 		s := *a.funcs[fn].Summary
 		s.Fresh = a.privateCtor(fn, strict, 0)
+		s.Starts = a.startedParams(fn)
 		if a.logger {
 			s.quieten()
 		}

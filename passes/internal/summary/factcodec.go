@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 10
+const factVersion = 11
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -217,6 +217,7 @@ func encodeSummary(s *Summary) []byte {
 	w.effects(s.Takes)
 	w.bool(s.NoReturn)
 	w.bool(s.Fresh)
+	w.ints(s.Starts)
 
 	n := 1 + binary.MaxVarintLen64 + len(w.body)
 	for _, e := range w.entries {
@@ -431,6 +432,7 @@ func decodeSummary(data []byte) (*Summary, error) {
 	s.Takes = r.effects()
 	s.NoReturn = r.bool()
 	s.Fresh = r.bool()
+	s.Starts = r.ints()
 	if r.err == nil && len(r.data) != 0 {
 		r.fail()
 	}

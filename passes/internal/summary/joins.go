@@ -144,6 +144,7 @@ func (a *analyzer) joins() *joinIndex {
 			for _, instr := range b.Instrs {
 				if c, ok := instr.(*ssa.Call); ok {
 					a.indexGroupStart(ix, fn, c)
+					a.indexStarterCall(ix, fn, c)
 				}
 				if c, ok := instr.(ssa.CallInstruction); ok {
 					a.indexGroupDecrement(ix, fn, c) // defer wg.Add(-len(batch)) too

@@ -147,6 +147,10 @@ type Summary struct {
 	// reference to what it returns, as they would to an object they
 	// allocated.
 	Fresh bool
+	// Starts lists the indices (the receiver first) of the func
+	// parameters the function runs on goroutines of their own (a
+	// starter: k8s.io/apimachinery's wait.Group.Start; see starters.go).
+	Starts []int
 
 	// version counts the changes of the summary while the package's
 	// summaries are propagated: a caller skips a callee that has not
@@ -589,6 +593,9 @@ func (ff *FuncFact) String() string {
 	if f.Fresh {
 		parts = append(parts, "returns a new object")
 	}
+	if len(f.Starts) > 0 {
+		parts = append(parts, "starts params")
+	}
 	for _, pc := range f.CalledReleased {
 		parts = append(parts, "calls param "+itoa(pc.Param)+" without "+strings.Join(pc.Classes, ", "))
 	}
@@ -607,7 +614,7 @@ func (ff *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh
+		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh && len(s.Starts) == 0
 }
 
 // CallsParam reports whether the function calls its i'th parameter.
