@@ -13,11 +13,13 @@ mkdir -p "$out"
 export GOTOOLCHAIN=local
 [ -d "$dir/pc" ] && export PKG_CONFIG_PATH=$dir/pc
 # The packages measured: the whole module, except in Kubernetes, of which
-# only the kubelet is, and in Cilium, of which eleven agent package trees
-# are (others need modules the proxy refuses).
+# only the kubelet is, in Cilium, of which eleven agent package trees
+# are (others need modules the proxy refuses), and in Istio, of which the
+# control plane (pilot) and the shared packages (pkg) are.
 pkgs() {
 	case $1 in
 	kubelet) echo ./pkg/kubelet/... ;;
+	istio) echo ./pilot/... ./pkg/... ;;
 	cilium) echo ./pkg/endpoint/... ./pkg/policy/... ./pkg/ipcache/... ./pkg/node/... ./pkg/proxy/... ./pkg/identity/... ./pkg/fqdn/... ./pkg/endpointmanager/... ./pkg/kvstore/... ./pkg/ipam/... ./pkg/hubble/... ;;
 	*) echo ./... ;;
 	esac

@@ -25,7 +25,9 @@
 # rclone weaviate"), r30 (MODS="livekit buildkit thanos") and r31
 # (MODS="nebula swarmkit xray"), r33 (MODS="kubelet ava") and r34
 # (MODS="kubo vlogs"), and NATS Streaming, Cilium and Gitea, drawn once in r35
-# (MODS="stan cilium gitea"; Cilium's agent packages only, see run.sh).
+# (MODS="stan cilium gitea"; Cilium's agent packages only, see run.sh),
+# and Istio and Grafana's dskit, drawn once in r36 (MODS="istio dskit";
+# Istio's pilot and pkg trees only).
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -141,6 +143,10 @@ fetch vlogs github.com/VictoriaMetrics/VictoriaLogs v1.52.2
 fetch stan github.com/nats-io/nats-streaming-server v0.25.6
 fetch cilium github.com/cilium/cilium v1.20.2
 fetch gitea code.gitea.io/gitea v1.27.3
+# Neither tags releases as Go modules: the proxy's pseudo-versions of
+# the newest commits it serves.
+fetch istio istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
+fetch dskit github.com/grafana/dskit v0.0.0-20260703122047-de1ec7541c44
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -201,7 +207,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea istio dskit"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
