@@ -215,9 +215,12 @@
 // goroutine it starts marks done as its very first step, lasts until they
 // are scheduled and is not a wait. A wait on the package's own worker
 // goroutines (started by its go statements, its time.AfterFunc and
-// context.AfterFunc calls, or the Go and TryGo methods of a
-// sync.WaitGroup or an errgroup.Group, whose Wait waits for them) is a
-// join, not an
+// context.AfterFunc calls, the Go and TryGo methods of a
+// sync.WaitGroup or an errgroup.Group, whose Wait waits for them, or a
+// starter: a function of any package that runs a func it is handed on a
+// goroutine of its own, such as k8s.io/apimachinery's wait.Group.Start,
+// in a go statement, in a literal a go statement runs, or through another
+// starter) is a join, not an
 // unbounded wait, when the workers only ever wait for what the waiter has
 // already signalled (a stop channel it closed, a stream it closed, a send
 // it is making) and call nothing that blocks: a stop handshake with a
@@ -306,8 +309,10 @@
 // values (a single bool result from parameters passed by value: an
 // expiry test, a status filter; one handed a pointer or an interface
 // stays proven), a finding in test-support code outside _test.go files
-// (a package of test doubles such as mocks, fake... or testing, or a
-// function named TestOnly..., ...ForTesting or NewTest...) unless it is a
+// (a package of test doubles such as mocks, fake... or testing, a test
+// tree with a path element test, tests or e2e, a file of test doubles
+// named fake..., mock..., ..._mock or testing.go, or a function named
+// TestOnly..., ...ForTesting or NewTest...) unless it is a
 // channel deadlock, a call of a func value that reaches it from outside
 // only through a parameter of such a function (a client factory that only
 // NewTestEngine takes), a step taken only when an environment variable

@@ -62,6 +62,7 @@ var corpus = []string{
 	"cluster/test/harness",
 	"eventbus",
 	"eventbus/spawn",
+	"eventbus/spool",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -83,17 +83,37 @@ func (a *analyzer) startedArgsAt(c *ssa.CallCommon, depth int) []ssa.Value {
 	} else if s := a.summary(callee); s != nil {
 		starts = s.Starts
 	}
+	// Starts counts the receiver; a call of a method value (a bound
+	// wrapper) has it bound, not among its arguments.
+	shift := 0
+	if boundMethod(callee) {
+		shift = 1
+	}
 	var out []ssa.Value
 	for _, i := range starts {
-		if i < len(c.Args) {
-			out = append(out, c.Args[i])
+		if j := i - shift; j >= 0 && j < len(c.Args) {
+			out = append(out, c.Args[j])
 		}
 	}
 	return out
 }
 
+// boundMethod reports whether fn is the wrapper of a method value
+// (b.group.Start as a value): a method whose receiver it binds, so that
+// its parameters are the method's without the receiver.
+func boundMethod(fn *ssa.Function) bool {
+	obj := FuncObject(fn)
+	if obj == nil || obj.Signature().Recv() == nil || fn.Signature.Recv() != nil {
+		return false
+	}
+	return fn.Signature.Params().Len() == obj.Signature().Params().Len() && len(fn.FreeVars) == 1
+}
+
 // startedParam returns the index of the parameter of fn that a goroutine
-// running v runs: v itself, or a func literal that calls it, or -1.
+// running v runs at once: v itself, or a func literal whose first act is
+// to call it (go func() { defer wg.Done(); f() }()), or -1. A literal that
+// may wait, lock, branch or call anything else first (a semaphore slot, a
+// ready channel, a closed check) does not run it at once.
 func startedParam(fn *ssa.Function, v ssa.Value) int {
 	if i := paramIndex(fn, v); i >= 0 {
 		return i
@@ -103,35 +123,49 @@ func startedParam(fn *ssa.Function, v ssa.Value) int {
 		return -1
 	}
 	lit, ok := mc.Fn.(*ssa.Function)
-	if !ok {
+	if !ok || len(lit.Blocks) == 0 {
 		return -1
 	}
-	for _, b := range lit.Blocks {
-		for _, instr := range b.Instrs {
-			c, ok := instr.(*ssa.Call)
-			if !ok || c.Call.IsInvoke() {
-				continue
-			}
-			callee := c.Call.Value
+	for _, instr := range lit.Blocks[0].Instrs {
+		switch instr := instr.(type) {
+		case *ssa.Call:
+			callee := instr.Call.Value
 			if ld, ok := callee.(*ssa.UnOp); ok && ld.Op == token.MUL {
 				callee = ld.X // a captured variable, loaded
 			}
-			for j, fv := range lit.FreeVars {
-				if callee == fv && j < len(mc.Bindings) {
-					if i := paramIndex(fn, heldValue(mc.Bindings[j])); i >= 0 {
-						return i
-					}
-				}
+			j := slices.IndexFunc(lit.FreeVars, func(fv *ssa.FreeVar) bool { return fv == callee })
+			if instr.Call.IsInvoke() || j < 0 || j >= len(mc.Bindings) || storedIn(lit, lit.FreeVars[j]) {
+				return -1 // another call comes first
 			}
+			return paramIndex(fn, heldValue(mc, mc.Bindings[j]))
+		case *ssa.Defer, *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert:
+			// Deferred work runs on the way out; loads and addresses
+			// do not wait. A receive (an UnOp too) does.
+			if u, ok := instr.(*ssa.UnOp); ok && u.Op == token.ARROW {
+				return -1
+			}
+		default:
+			return -1
 		}
 	}
 	return -1
 }
 
-// heldValue returns what v holds: for a local variable a closure
-// captures (an Alloc), the one value stored into it, when there is one;
-// otherwise v.
-func heldValue(v ssa.Value) ssa.Value {
+// storedIn reports whether the func literal lit stores into its captured
+// variable fv.
+func storedIn(lit *ssa.Function, fv *ssa.FreeVar) bool {
+	for _, r := range *fv.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == fv {
+			return true
+		}
+	}
+	return false
+}
+
+// heldValue returns what v, a value the closure mc captures, holds: for
+// a local variable (an Alloc), the one value stored into it, when nothing
+// else can store into it (no other closure captures it); otherwise v.
+func heldValue(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
 	alloc, ok := v.(*ssa.Alloc)
 	if !ok || alloc.Referrers() == nil {
 		return v
@@ -144,7 +178,11 @@ func heldValue(v ssa.Value) ssa.Value {
 				return nil
 			}
 			held = r.Val
-		case *ssa.UnOp, *ssa.MakeClosure, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if r != mc {
+				return nil // another closure may set it
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return nil // its address goes elsewhere
 		}

@@ -593,8 +593,8 @@ func (ff *FuncFact) String() string {
 	if f.Fresh {
 		parts = append(parts, "returns a new object")
 	}
-	if len(f.Starts) > 0 {
-		parts = append(parts, "starts params")
+	for _, i := range f.Starts {
+		parts = append(parts, "starts param "+itoa(i))
 	}
 	for _, pc := range f.CalledReleased {
 		parts = append(parts, "calls param "+itoa(pc.Param)+" without "+strings.Join(pc.Classes, ", "))

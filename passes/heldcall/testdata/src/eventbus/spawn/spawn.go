@@ -27,3 +27,19 @@ func (g *Group) Wait() { g.wg.Wait() }
 
 // Run runs f on the caller's goroutine, and is no starter.
 func Run(f func()) { f() }
+
+// Fallbacks start one func and keep another to run by hand.
+type Fallbacks struct {
+	fallback func(stop <-chan struct{})
+	stop     <-chan struct{}
+}
+
+// StartOr runs f(stop) on a new goroutine and keeps fallback for
+// RunFallback: a starter of f, not of fallback.
+func (g *Fallbacks) StartOr(stop <-chan struct{}, f, fallback func(stop <-chan struct{})) {
+	g.fallback, g.stop = fallback, stop
+	go f(stop)
+}
+
+// RunFallback runs the fallback on the caller's goroutine.
+func (g *Fallbacks) RunFallback() { g.fallback(g.stop) }
