@@ -379,7 +379,10 @@ func (a *analyzer) declared(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	if obj, ok := fn.Object().(*types.Func); ok && obj != nil && obj.Pkg() == a.pkg.Pkg {
-		if g := a.pkg.Prog.FuncValue(obj); g != nil {
+		// A wrapper of a generic method (l.pop's bound wrapper on a
+		// *processorListener[O]) names the method as instantiated: the
+		// package's function is its origin's.
+		if g := a.pkg.Prog.FuncValue(obj.Origin()); g != nil {
 			return g
 		}
 	}

@@ -828,6 +828,7 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 	// workers cannot be shown quick.
 	q := !a.quiet
 	fam := a.family(w)
+	exiting := exitCalls(w)
 	for _, fn := range fam {
 		l := locals[fn]
 		if l == nil || l.callback != nil || l.unknown != nil {
@@ -854,7 +855,7 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			}
 		}
 		for _, st := range l.sites {
-			if st.callee != nil && slices.Contains(fam, st.callee) {
+			if st.callee != nil && slices.Contains(fam, st.callee) || exiting[st.call] {
 				continue
 			}
 			if s := a.siteSummary(st); s != nil && !quickSummary(s) {
@@ -1212,6 +1213,45 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 			}
 			if sum != nil {
 				add(sum.Acquires)
+			}
+		}
+	}
+	return out
+}
+
+// exitCalls returns the calls of the worker w that run only once it has
+// waited for the last time: deferred calls, and calls in blocks that come
+// after its loop (reached from a wait of w, from which no wait of w can
+// be reached again): a pump's deferred crash handler, the close of its
+// watcher once its loop is done. What they do delays no receive: the
+// worker receives no more.
+func exitCalls(w *ssa.Function) map[*ssa.CallCommon]bool {
+	inLoop := loopBlocks(w)
+	after := map[*ssa.BasicBlock]bool{}
+	var stack []*ssa.BasicBlock
+	for b := range inLoop {
+		stack = append(stack, b)
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range b.Succs {
+			if !inLoop[s] && !after[s] {
+				after[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	out := map[*ssa.CallCommon]bool{}
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			switch c := instr.(type) {
+			case *ssa.Defer:
+				out[c.Common()] = true
+			case *ssa.Call:
+				if after[b] {
+					out[c.Common()] = true
+				}
 			}
 		}
 	}

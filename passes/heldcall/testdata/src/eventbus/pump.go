@@ -2,7 +2,8 @@
 // listener has a pump goroutine, started through spawn's starters, that is
 // always ready to take the next event into an unbounded backlog, and a
 // runner that hands the backlog to the handler: a send to the pump under
-// the bus's lock waits for no handler.
+// the bus's lock waits for no handler. The bus is generic, and its pump
+// reports a panic to the bus's panic hooks on its way out.
 package eventbus
 
 import (
@@ -11,14 +12,26 @@ import (
 	"eventbus/spawn"
 )
 
-type listener struct {
-	addCh   chan any
-	nextCh  chan any
-	backlog []any
-	handler func(any)
+type listener[T any] struct {
+	addCh   chan T
+	nextCh  chan T
+	backlog []T
+	handler func(T)
 }
 
-func (p *listener) send(ev any, stop <-chan struct{}) {
+// PanicHooks are told of a panic in a pump, which then dies with it.
+var PanicHooks []func(recovered any)
+
+func reportPanic() {
+	if r := recover(); r != nil {
+		for _, hook := range PanicHooks {
+			hook(r)
+		}
+		panic(r)
+	}
+}
+
+func (p *listener[T]) send(ev T, stop <-chan struct{}) {
 	select {
 	case <-stop:
 	case p.addCh <- ev:
@@ -26,10 +39,11 @@ func (p *listener) send(ev any, stop <-chan struct{}) {
 }
 
 // pop takes every event at once, and offers the oldest to run.
-func (p *listener) pop(stop <-chan struct{}) {
+func (p *listener[T]) pop(stop <-chan struct{}) {
+	defer reportPanic()
 	defer close(p.nextCh)
-	var next chan<- any
-	var head any
+	var next chan<- T
+	var head T
 	for {
 		select {
 		case <-stop:
@@ -53,25 +67,25 @@ func (p *listener) pop(stop <-chan struct{}) {
 	}
 }
 
-func (p *listener) run() {
+func (p *listener[T]) run() {
 	for ev := range p.nextCh {
 		p.handler(ev)
 	}
 }
 
 // Bus fans events out to its listeners.
-type Bus struct {
+type Bus[T any] struct {
 	mu        sync.RWMutex
-	listeners []*listener
+	listeners []*listener[T]
 	group     spawn.Group
 	stop      chan struct{}
 }
 
 // Subscribe registers h and starts its listener's goroutines.
-func (b *Bus) Subscribe(h func(any)) {
+func (b *Bus[T]) Subscribe(h func(T)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	l := &listener{addCh: make(chan any), nextCh: make(chan any), handler: h}
+	l := &listener[T]{addCh: make(chan T), nextCh: make(chan T), handler: h}
 	b.listeners = append(b.listeners, l)
 	b.group.Start(l.run)
 	b.group.StartWithChannel(b.stop, l.pop)
@@ -79,7 +93,7 @@ func (b *Bus) Subscribe(h func(any)) {
 
 // Publish hands ev to every listener's pump under the read lock: the pumps
 // are always ready for it.
-func (b *Bus) Publish(ev any) {
+func (b *Bus[T]) Publish(ev T) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	for _, l := range b.listeners {
