@@ -311,8 +311,9 @@
 // stays proven), a finding in test-support code outside _test.go files
 // (a package of test doubles such as mocks, fake... or testing, a test
 // tree with a path element test, tests or e2e, a file of test doubles
-// named fake..., mock..., ..._mock or testing.go, or a function named
-// TestOnly..., ...ForTesting or NewTest...) unless it is a
+// such as mock_....go, ..._fake.go or testing.go, a test double's method
+// or constructor (FakeWatcher, mockConn, NewFakeClock), or a function
+// named TestOnly..., ...ForTesting or NewTest...) unless it is a
 // channel deadlock, a call of a func value that reaches it from outside
 // only through a parameter of such a function (a client factory that only
 // NewTestEngine takes), a step taken only when an environment variable

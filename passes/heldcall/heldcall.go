@@ -204,7 +204,7 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
 		outer := summary.Outermost(f.Fn)
-		if why := srcname.TestSupport(c.pass.Pkg.Path(), c.pass.Fset.Position(outer.Pos()).Filename, outer.Name()); why != "" {
+		if why := srcname.TestSupport(c.pass.Pkg.Path(), c.pass.Fset.Position(outer.Pos()).Filename, summary.TestSupportName(outer)); why != "" {
 			fd.level, fd.why = confidence.Note, why
 		}
 	}

@@ -257,3 +257,14 @@ func isTrue(v ssa.Value) bool {
 func (r *Result) When(f *Func, b *ssa.BasicBlock) []lockstate.Cond {
 	return r.a.guardsOf(f.Fn).when(b)
 }
+
+// TestSupportName returns the name srcname.TestSupport judges fn by: its
+// name, a method's as Recv.Method.
+func TestSupportName(fn *ssa.Function) string {
+	if recv := fn.Signature.Recv(); recv != nil {
+		if n := namedPointee(recv.Type()); n != nil {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	return fn.Name()
+}

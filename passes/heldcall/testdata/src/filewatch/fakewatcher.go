@@ -21,5 +21,5 @@ func (w *FakeWatcher) Add(path string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.paths[path] = true
-	w.changed(path, true) // want `w.mu held across call of func value w.changed \(locked at fakewatcher.go:21, released by defer\) \(plausible: the func value can be a parameter of NewFakeWatcher, test-support code \(fakewatcher.go\)\)`
+	w.changed(path, true) // want `w.mu held across call of func value w.changed \(locked at fakewatcher.go:21, released by defer\) \(plausible: the func value can be a parameter of NewFakeWatcher, test-support code \(NewFakeWatcher\)\)`
 }
