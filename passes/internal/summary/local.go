@@ -48,11 +48,20 @@ func (st *site) paramType(i int) types.Type {
 	return nil
 }
 
+// A blockSite is a blocking reason a function's own instruction gives.
+type blockSite struct {
+	reason *Reason
+	instr  ssa.Instruction
+}
+
 // local is what a function's own instructions say about it, before its
 // callees are taken into account.
 type local struct {
-	call     *ssa.CallCommon // the call being scanned
-	blocks   Summary         // only its Blocks
+	call   *ssa.CallCommon // the call being scanned
+	blocks Summary         // only its Blocks
+	// blockAt holds each reason added to blocks with the instruction
+	// that gave it (what a worker does on its way out: exitCalls).
+	blockAt  []blockSite
 	callback *Reason
 	unknown  *Reason
 	// releasedAt returns the lock classes released at the instruction
@@ -89,6 +98,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	var released []string // classes released at the current instruction
 	g := a.guardsOf(fn)
 	var cur *ssa.BasicBlock
+	var curInstr ssa.Instruction
 	plausible := "" // why the operation being scanned only may block
 	condParam := "" // the receiver's Locker, released here by a Cond of the module's own
 	setBlock := func(kind, op string, cond string) {
@@ -106,6 +116,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			r.Plausible, r.Guarded = l.env, true
 		}
 		l.blocks.addBlock(r)
+		l.blockAt = append(l.blockAt, blockSite{r, curInstr})
 	}
 	// waitOn records a receive or a select, or a join candidate when the
 	// other side is on the package's own workers.
@@ -138,7 +149,6 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, op}, Released: released, When: g.when(cur), Chan: class})
 		}
 	}
-	var curInstr ssa.Instruction
 	l.releasedAt = func() []string { return released }
 	l.heldAt = func() []lockstate.Held {
 		ev, ok := flow.EventAt(curInstr)
