@@ -205,27 +205,24 @@ type analyzer struct {
 	// statements (joins.go), built on first use; quick caches which
 	// workers do only short steps, and joinTakes holds the joins found,
 	// with the lock classes their workers take.
-	joinIdx  *joinIndex
-	chanKeys map[ssa.Value][]chanKey                      // chanKeysOf's answers
-	envGates map[*ssa.Function]map[*ssa.BasicBlock]string // envGatesOf's answers
-	quick    map[*ssa.Function]bool
-	// quickHandOff is quick for hand-offs, which do not wait for what a
-	// worker runs on its way out (quickWorker).
-	quickHandOff map[*ssa.Function]bool
-	groupFields  map[*types.Var]bool // fieldGroupConfined's answers
-	joinTakes    map[ssa.Instruction][]string
-	starters     map[*ssa.Function][]int    // startedParams' answers (starters.go)
-	stored       map[string]string          // storedLock's answers
-	sealed       map[*types.TypeName]bool   // sealedStruct's answers
-	sealedFuncs  map[*types.TypeName]Origin // sealedFuncOrigin's answers
-	writers      *writerIndex               // which functions write a field (freshfields.go)
-	exits        *deferredExits             // what deferred closures see at the returns (deferredexits.go)
-	condSrc      map[string]condSource      // the lock value each Cond class is made on (conds.go)
-	lockStores   map[string][]lockStore     // lock pointers stored, by field class
-	private      map[privateKey]bool        // privateCtor's answers
-	switches     map[*types.Var]bool        // testSwitch's answers
-	unset        map[*types.Var]bool        // neverSet's answers
-	globals      *globalUse                 // the package variables' loads, see globalUses
+	joinIdx     *joinIndex
+	chanKeys    map[ssa.Value][]chanKey                      // chanKeysOf's answers
+	envGates    map[*ssa.Function]map[*ssa.BasicBlock]string // envGatesOf's answers
+	quick       map[*ssa.Function]bool
+	groupFields map[*types.Var]bool // fieldGroupConfined's answers
+	joinTakes   map[ssa.Instruction][]string
+	starters    map[*ssa.Function][]int    // startedParams' answers (starters.go)
+	stored      map[string]string          // storedLock's answers
+	sealed      map[*types.TypeName]bool   // sealedStruct's answers
+	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
+	writers     *writerIndex               // which functions write a field (freshfields.go)
+	exits       *deferredExits             // what deferred closures see at the returns (deferredexits.go)
+	condSrc     map[string]condSource      // the lock value each Cond class is made on (conds.go)
+	lockStores  map[string][]lockStore     // lock pointers stored, by field class
+	private     map[privateKey]bool        // privateCtor's answers
+	switches    map[*types.Var]bool        // testSwitch's answers
+	unset       map[*types.Var]bool        // neverSet's answers
+	globals     *globalUse                 // the package variables' loads, see globalUses
 	// dying flags, by function and block index, the blocks from which
 	// every path ends in a panic or a call that never returns (see
 	// noreturn.go); nil for a function with none.
@@ -348,6 +345,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		s := *a.funcs[fn].Summary
 		s.Fresh = a.privateCtor(fn, strict, 0)
 		s.Starts = a.startedParams(fn)
+		s.OnPanic = OnPanic(fn)
 		if a.logger {
 			s.quieten()
 		}

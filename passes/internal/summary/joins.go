@@ -77,7 +77,13 @@ type goStart struct {
 func (a *analyzer) startOf(fn *ssa.Function, c *ssa.CallCommon) goStart {
 	vals := slices.Clone(c.Args)
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-		vals = append(vals, mc.Bindings...)
+		if f, _ := mc.Fn.(*ssa.Function); f != nil && boundMethod(f) {
+			// A method value: the method's receiver, bound, comes
+			// first among its parameters.
+			vals = append(slices.Clone(mc.Bindings), c.Args...)
+		} else {
+			vals = append(vals, mc.Bindings...)
+		}
 	}
 	body := StaticCallee(c)
 	if body == nil {
@@ -819,12 +825,8 @@ func (a *analyzer) family(w *ssa.Function) []*ssa.Function {
 // known to be ready (waitsOnlyFor), does nothing else that can wait: no
 // I/O, sleep or wait of its own, no callee that may block, no code of
 // open origin.
-func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local, handOff bool) bool {
-	memo := a.quick
-	if handOff {
-		memo = a.quickHandOff
-	}
-	if q, ok := memo[w]; ok {
+func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local) bool {
+	if q, ok := a.quick[w]; ok {
 		return q
 	}
 	// A quiet package's summaries do not say what blocks (runtime/pprof's
@@ -832,19 +834,6 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local,
 	// workers cannot be shown quick.
 	q := !a.quiet
 	fam := a.family(w)
-	// A hand-off waits only for the worker's next receive: what it runs
-	// once it has received for the last time does not delay it. Any
-	// other join may wait for the worker's end.
-	var exiting map[ssa.Instruction]bool
-	exitingCalls := map[*ssa.CallCommon]bool{}
-	if handOff {
-		exiting = exitInstrs(w)
-		for instr := range exiting {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				exitingCalls[c.Common()] = true
-			}
-		}
-	}
 	for _, fn := range fam {
 		l := locals[fn]
 		if l == nil || l.callback != nil || l.unknown != nil {
@@ -865,51 +854,22 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local,
 			q = false
 			break
 		}
-		for _, b := range l.blockAt {
-			if exiting[b.instr] {
-				continue
-			}
-			if r := b.reason; len(r.Chain) != 2 || r.strength() > 0 {
+		for _, r := range l.blocks.Blocks {
+			if len(r.Chain) != 2 || r.strength() > 0 {
 				q = false // a sleep, I/O or a wait of its own
 			}
 		}
 		for _, st := range l.sites {
-			if st.callee != nil && slices.Contains(fam, st.callee) || st.call != nil && exitingCalls[st.call] {
-				continue
+			if st.callee != nil && slices.Contains(fam, st.callee) || st.crash {
+				continue // on a path to a crash: the worker waits no more
 			}
 			if s := a.siteSummary(st); s != nil && !quickSummary(s) {
 				q = false
 			}
 		}
 	}
-	memo[w] = q
+	a.quick[w] = q
 	return q
-}
-
-// handOff reports whether the join instr of fn only hands values to its
-// workers: a send, or a select whose receive cases wait for nothing the
-// workers send or close (a stop channel, a context's Done).
-func (a *analyzer) handOff(fn *ssa.Function, instr ssa.Instruction, workers []*ssa.Function) bool {
-	switch instr := instr.(type) {
-	case *ssa.Send:
-		return true
-	case *ssa.Select:
-		ix := a.joins()
-		for _, st := range instr.States {
-			if st.Dir != types.RecvOnly {
-				continue
-			}
-			for _, k := range a.chanKeysOf(fn, st.Chan) {
-				for _, sig := range ix.signals[k] {
-					if slices.ContainsFunc(workers, func(w *ssa.Function) bool { return slices.Contains(a.family(w), sig.Parent()) }) {
-						return false
-					}
-				}
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // quickFuncArgs reports whether the func values fn hands to callees that
@@ -1173,9 +1133,8 @@ func (a *analyzer) decideJoins(fn *ssa.Function, l *local, locals map[*ssa.Funct
 		}
 		quick := true
 		var takes []string
-		handOff := a.handOff(fn, jc.instr, jc.workers)
 		for _, w := range jc.workers {
-			if !a.quickWorker(w, locals, handOff) || a.unnamedLocks(w, fn, jc.instr) {
+			if !a.quickWorker(w, locals) || a.unnamedLocks(w, fn, jc.instr) {
 				quick = false
 				break
 			}
@@ -1259,39 +1218,6 @@ func (a *analyzer) loopAcquires(w *ssa.Function) []string {
 			}
 			if sum != nil {
 				add(sum.Acquires)
-			}
-		}
-	}
-	return out
-}
-
-// exitInstrs returns the instructions of the worker w that run only once
-// it has waited for the last time (what a hand-off to w does not wait
-// for): deferred calls, and what comes after its loop (reached from a
-// wait of w, from which no wait of w can be reached again): a pump's
-// deferred crash handler, the close of its watcher once its loop is done.
-func exitInstrs(w *ssa.Function) map[ssa.Instruction]bool {
-	inLoop := loopBlocks(w)
-	after := map[*ssa.BasicBlock]bool{}
-	var stack []*ssa.BasicBlock
-	for b := range inLoop {
-		stack = append(stack, b)
-	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, s := range b.Succs {
-			if !inLoop[s] && !after[s] {
-				after[s] = true
-				stack = append(stack, s)
-			}
-		}
-	}
-	out := map[ssa.Instruction]bool{}
-	for _, b := range w.Blocks {
-		for _, instr := range b.Instrs {
-			if _, ok := instr.(*ssa.Defer); ok || after[b] {
-				out[instr] = true
 			}
 		}
 	}

@@ -30,6 +30,9 @@ type site struct {
 	// (Origin.Program):
 	// only the locks the callee takes count, not what blocks in it.
 	dying bool
+	// crash is set for a call on a path to a crash only (dying, but not
+	// for code the package supplies to its own exported functions).
+	crash bool
 	// env, when set, says why the call runs only under a switch: an
 	// environment variable set, a debug switch on (see envgates.go). What
 	// it blocks on is only plausible.
@@ -48,20 +51,11 @@ func (st *site) paramType(i int) types.Type {
 	return nil
 }
 
-// A blockSite is a blocking reason a function's own instruction gives.
-type blockSite struct {
-	reason *Reason
-	instr  ssa.Instruction
-}
-
 // local is what a function's own instructions say about it, before its
 // callees are taken into account.
 type local struct {
-	call   *ssa.CallCommon // the call being scanned
-	blocks Summary         // only its Blocks
-	// blockAt holds each reason added to blocks with the instruction
-	// that gave it (what a worker does on its way out: exitCalls).
-	blockAt  []blockSite
+	call     *ssa.CallCommon // the call being scanned
+	blocks   Summary         // only its Blocks
 	callback *Reason
 	unknown  *Reason
 	// releasedAt returns the lock classes released at the instruction
@@ -98,7 +92,6 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 	var released []string // classes released at the current instruction
 	g := a.guardsOf(fn)
 	var cur *ssa.BasicBlock
-	var curInstr ssa.Instruction
 	plausible := "" // why the operation being scanned only may block
 	condParam := "" // the receiver's Locker, released here by a Cond of the module's own
 	setBlock := func(kind, op string, cond string) {
@@ -116,7 +109,6 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			r.Plausible, r.Guarded = l.env, true
 		}
 		l.blocks.addBlock(r)
-		l.blockAt = append(l.blockAt, blockSite{r, curInstr})
 	}
 	// waitOn records a receive or a select, or a join candidate when the
 	// other side is on the package's own workers.
@@ -149,6 +141,7 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 			l.sends = append(l.sends, &Reason{Kind: "chan", Chain: []string{name, op}, Released: released, When: g.when(cur), Chan: class})
 		}
 	}
+	var curInstr ssa.Instruction
 	l.releasedAt = func() []string { return released }
 	l.heldAt = func() []lockstate.Held {
 		ev, ok := flow.EventAt(curInstr)
@@ -229,6 +222,15 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 				}
 				a.scanCall(fn, name, instr, flow, l, setBlock, false)
 			case *ssa.Defer:
+				if a.deferredCrashHandler(instr.Common()) {
+					// It acts only while the goroutine panics: on a
+					// path to a crash (crashhandlers.go).
+					dying := l.dying
+					l.dying = true
+					a.scanCall(fn, name, instr, flow, l, setBlock, true)
+					l.dying = dying
+					break
+				}
 				a.scanCall(fn, name, instr, flow, l, setBlock, true)
 			}
 		}
@@ -415,7 +417,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, instr ssa.CallInstruc
 // addSite records a call site, on a path to a crash if the block being
 // scanned is one.
 func (l *local) addSite(st site) {
-	st.dying = l.dying
+	st.dying, st.crash = l.dying, l.dying
 	st.env = l.env
 	st.call = l.call
 	if l.heldAt != nil {

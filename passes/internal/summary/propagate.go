@@ -99,7 +99,7 @@ func (a *analyzer) propagate(funcs []*ssa.Function) {
 	// left, until nothing changes. Deciding only adds waits (a plain
 	// reason replaces a join), so a worker found slow stays slow.
 	for range maxJoinPasses {
-		a.quick, a.quickHandOff = map[*ssa.Function]bool{}, map[*ssa.Function]bool{}
+		a.quick = map[*ssa.Function]bool{}
 		again := false
 		for _, scc := range a.sccs {
 			for _, fn := range scc {
