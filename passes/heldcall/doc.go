@@ -262,11 +262,10 @@
 // to a pump that always receives from pubch. A lock the pump takes only on
 // its way out of its loop (unregistering itself once its context is done)
 // does not count when the select has a receive case of its own to leave
-// by. A hand-off (a send, or a select whose receive cases wait for
-// nothing the pump sends or closes) waits only for the pump's next
-// receive, not for what the pump runs once it has received for the last
-// time (a deferred crash handler, a flush after its loop); a wait for the
-// pump's end does. A channel a helper reaches through a pointer parameter (a generic
+// by. A deferred crash handler (defer utilruntime.HandleCrash(): it does
+// something only once recover() returns a panic, and starts no goroutine)
+// runs only while the pump dies, so what it calls does not make the pump
+// slow. A channel a helper reaches through a pointer parameter (a generic
 // inputEvent(r, ctx, &r.startCh, ev) that hands every event to an actor's
 // run loop) is each channel its callers point it at, and each needs such
 // a pump. A goroutine body that reports on a
