@@ -87,3 +87,44 @@ func (j *Replayer) Next(buf []byte) error {
 	_, err := j.segment.ReadAt(buf, off)
 	return err
 }
+
+// progressBar draws download progress on the terminal: its out is only
+// ever os.Stderr, and printing there is accepted under a lock like
+// logging.
+type progressBar struct {
+	mu   sync.Mutex
+	out  *os.File
+	last int64
+}
+
+// NewProgressBar draws on standard error.
+func NewProgressBar() func(curr, total int64) {
+	return (&progressBar{out: os.Stderr}).report
+}
+
+func (p *progressBar) report(curr, total int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = curr
+	fmt.Fprintf(p.out, "\r%d/%d", curr, total)
+}
+
+// progressLog is its twin that writes to a file its caller names: a
+// write to a file can wait for the disk.
+type progressLog struct {
+	mu   sync.Mutex
+	out  *os.File
+	last int64
+}
+
+// NewProgressLog appends progress to f.
+func NewProgressLog(f *os.File) func(curr, total int64) {
+	return (&progressLog{out: f}).report
+}
+
+func (p *progressLog) report(curr, total int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = curr
+	fmt.Fprintf(p.out, "%d/%d\n", curr, total) // want `p.mu held across call of fmt.Fprintf, which calls os.\(\*File\).Write on p.out \(locked at writers.go:\d+, released by defer\)`
+}
