@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -14,6 +15,18 @@ import (
 	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 	"github.com/lockaudit/lockaudit/passes/internal/summary"
 )
+
+// withCycleLock returns held with h, the lock a channel's other side
+// takes before it gets to the channel, when there is such a cycle: a join
+// may have left it out of held (its worker takes it only on its way to a
+// crash, which the held lock then stops), and it is the lock the finding
+// is about.
+func withCycleLock(held []lockstate.Held, cycle bool, h lockstate.Held) []lockstate.Held {
+	if !cycle || slices.ContainsFunc(held, func(x lockstate.Held) bool { return x.Class == h.Class }) {
+		return held
+	}
+	return append(slices.Clip(held), h)
+}
 
 // classify decides whether instr, executed while the locks held are held, is
 // a finding, and of which category.
@@ -35,6 +48,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 		if held = c.joinHeld(instr, held); !cycle && len(held) == 0 {
 			return nil
 		}
+		held = withCycleLock(held, cycle, h)
 		fd := &finding{category: "chan", what: "channel send", held: held, sides: f.Flow.IDOf(instr.Chan).Class != ""}
 		if cycle {
 			c.cycleNote(fd, r, h)
@@ -51,6 +65,7 @@ func (c *checker) classify(f *summary.Func, instr ssa.Instruction, held []lockst
 			if held = c.res.ClosedFirst(f, instr, c.joinHeld(instr, held)); !cycle && len(held) == 0 {
 				return nil
 			}
+			held = withCycleLock(held, cycle, h)
 			fd := &finding{category: "chan", what: "channel receive", held: held, sides: f.Flow.IDOf(instr.X).Class != ""}
 			if cycle {
 				c.recvCycleNote(fd, r, h)

@@ -262,10 +262,7 @@
 // to a pump that always receives from pubch. A lock the pump takes only on
 // its way out of its loop (unregistering itself once its context is done)
 // does not count when the select has a receive case of its own to leave
-// by. A deferred crash handler (defer utilruntime.HandleCrash(): it does
-// something only once recover() returns a panic, and starts no goroutine)
-// runs only while the pump dies, so what it calls does not make the pump
-// slow. A channel a helper reaches through a pointer parameter (a generic
+// by. A channel a helper reaches through a pointer parameter (a generic
 // inputEvent(r, ctx, &r.startCh, ev) that hands every event to an actor's
 // run loop) is each channel its callers point it at, and each needs such
 // a pump. A goroutine body that reports on a

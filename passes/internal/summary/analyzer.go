@@ -347,7 +347,6 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		s := *a.funcs[fn].Summary
 		s.Fresh = a.privateCtor(fn, strict, 0)
 		s.Starts = a.startedParams(fn)
-		s.OnPanic = OnPanic(fn)
 		if a.logger {
 			s.quieten()
 		}

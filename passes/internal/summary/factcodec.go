@@ -218,7 +218,6 @@ func encodeSummary(s *Summary) []byte {
 	w.bool(s.NoReturn)
 	w.bool(s.Fresh)
 	w.ints(s.Starts)
-	w.bool(s.OnPanic)
 
 	n := 1 + binary.MaxVarintLen64 + len(w.body)
 	for _, e := range w.entries {
@@ -434,7 +433,6 @@ func decodeSummary(data []byte) (*Summary, error) {
 	s.NoReturn = r.bool()
 	s.Fresh = r.bool()
 	s.Starts = r.ints()
-	s.OnPanic = r.bool()
 	if r.err == nil && len(r.data) != 0 {
 		r.fail()
 	}

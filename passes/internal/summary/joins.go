@@ -860,8 +860,8 @@ func (a *analyzer) quickWorker(w *ssa.Function, locals map[*ssa.Function]*local)
 			}
 		}
 		for _, st := range l.sites {
-			if st.callee != nil && slices.Contains(fam, st.callee) || st.crash {
-				continue // on a path to a crash: the worker waits no more
+			if st.callee != nil && slices.Contains(fam, st.callee) {
+				continue
 			}
 			if s := a.siteSummary(st); s != nil && !quickSummary(s) {
 				q = false

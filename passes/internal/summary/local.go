@@ -30,9 +30,6 @@ type site struct {
 	// (Origin.Program):
 	// only the locks the callee takes count, not what blocks in it.
 	dying bool
-	// crash is set for a call on a path to a crash only (dying, but not
-	// for code the package supplies to its own exported functions).
-	crash bool
 	// env, when set, says why the call runs only under a switch: an
 	// environment variable set, a debug switch on (see envgates.go). What
 	// it blocks on is only plausible.
@@ -222,15 +219,6 @@ func (a *analyzer) scan(fn *ssa.Function, flow *lockstate.Result) *local {
 				}
 				a.scanCall(fn, name, instr, flow, l, setBlock, false)
 			case *ssa.Defer:
-				if a.deferredCrashHandler(instr.Common()) {
-					// It acts only while the goroutine panics: on a
-					// path to a crash (crashhandlers.go).
-					dying := l.dying
-					l.dying = true
-					a.scanCall(fn, name, instr, flow, l, setBlock, true)
-					l.dying = dying
-					break
-				}
 				a.scanCall(fn, name, instr, flow, l, setBlock, true)
 			}
 		}
@@ -417,7 +405,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, instr ssa.CallInstruc
 // addSite records a call site, on a path to a crash if the block being
 // scanned is one.
 func (l *local) addSite(st site) {
-	st.dying, st.crash = l.dying, l.dying
+	st.dying = l.dying
 	st.env = l.env
 	st.call = l.call
 	if l.heldAt != nil {

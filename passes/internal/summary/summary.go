@@ -147,10 +147,6 @@ type Summary struct {
 	// reference to what it returns, as they would to an object they
 	// allocated.
 	Fresh bool
-	// OnPanic is set, in a fact, on a crash handler: a function that
-	// does nothing unless recover() returns a panic in it
-	// (crashhandlers.go).
-	OnPanic bool
 	// Starts lists the indices (the receiver first) of the func
 	// parameters the function runs on goroutines of their own (a
 	// starter: k8s.io/apimachinery's wait.Group.Start; see starters.go).
@@ -597,9 +593,6 @@ func (ff *FuncFact) String() string {
 	if f.Fresh {
 		parts = append(parts, "returns a new object")
 	}
-	if f.OnPanic {
-		parts = append(parts, "acts on a panic")
-	}
 	for _, i := range f.Starts {
 		parts = append(parts, "starts param "+itoa(i))
 	}
@@ -621,7 +614,7 @@ func (ff *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh && len(s.Starts) == 0 && !s.OnPanic
+		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh && len(s.Starts) == 0
 }
 
 // CallsParam reports whether the function calls its i'th parameter.

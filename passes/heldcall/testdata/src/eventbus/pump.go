@@ -2,8 +2,8 @@
 // listener has a pump goroutine, started through spawn's starters, that is
 // always ready to take the next event into an unbounded backlog, and a
 // runner that hands the backlog to the handler: a send to the pump under
-// the bus's lock waits for no handler. The bus is generic, and its pump
-// reports a panic to the bus's panic hooks on its way out.
+// the bus's lock waits for no handler. The bus is generic: its pump is
+// started through the bound method value of a generic type.
 package eventbus
 
 import (
@@ -19,18 +19,6 @@ type listener[T any] struct {
 	handler func(T)
 }
 
-// PanicHooks are told of a panic in a pump, which then dies with it.
-var PanicHooks []func(recovered any)
-
-func reportPanic() {
-	if r := recover(); r != nil {
-		for _, hook := range PanicHooks {
-			hook(r)
-		}
-		panic(r)
-	}
-}
-
 func (p *listener[T]) send(ev T, stop <-chan struct{}) {
 	select {
 	case <-stop:
@@ -40,7 +28,6 @@ func (p *listener[T]) send(ev T, stop <-chan struct{}) {
 
 // pop takes every event at once, and offers the oldest to run.
 func (p *listener[T]) pop(stop <-chan struct{}) {
-	defer reportPanic()
 	defer close(p.nextCh)
 	var next chan<- T
 	var head T
