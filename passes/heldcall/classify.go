@@ -183,7 +183,7 @@ func (c *checker) classifyCall(f *summary.Func, call *ssa.CallCommon, held []loc
 	}
 	name := c.calleeName(callee)
 	if obj := summary.FuncObject(callee); obj != nil {
-		if c.res.NoWaitCall(obj, args) || c.res.StackSourceRead(obj, args) {
+		if summary.NoWaitCall(obj, args) || c.res.StackSourceRead(obj, args) {
 			return nil
 		}
 		if kind, ok := cat.Direct(obj); ok {

@@ -211,20 +211,18 @@ type analyzer struct {
 	quick       map[*ssa.Function]bool
 	groupFields map[*types.Var]bool // fieldGroupConfined's answers
 	joinTakes   map[ssa.Instruction][]string
-	starters    map[*ssa.Function][]int // startedParams' answers (starters.go)
-	// terminalFields holds terminal's answers for fields (iohelpers.go).
-	terminalFields map[*types.Var]bool
-	stored         map[string]string          // storedLock's answers
-	sealed         map[*types.TypeName]bool   // sealedStruct's answers
-	sealedFuncs    map[*types.TypeName]Origin // sealedFuncOrigin's answers
-	writers        *writerIndex               // which functions write a field (freshfields.go)
-	exits          *deferredExits             // what deferred closures see at the returns (deferredexits.go)
-	condSrc        map[string]condSource      // the lock value each Cond class is made on (conds.go)
-	lockStores     map[string][]lockStore     // lock pointers stored, by field class
-	private        map[privateKey]bool        // privateCtor's answers
-	switches       map[*types.Var]bool        // testSwitch's answers
-	unset          map[*types.Var]bool        // neverSet's answers
-	globals        *globalUse                 // the package variables' loads, see globalUses
+	starters    map[*ssa.Function][]int    // startedParams' answers (starters.go)
+	stored      map[string]string          // storedLock's answers
+	sealed      map[*types.TypeName]bool   // sealedStruct's answers
+	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
+	writers     *writerIndex               // which functions write a field (freshfields.go)
+	exits       *deferredExits             // what deferred closures see at the returns (deferredexits.go)
+	condSrc     map[string]condSource      // the lock value each Cond class is made on (conds.go)
+	lockStores  map[string][]lockStore     // lock pointers stored, by field class
+	private     map[privateKey]bool        // privateCtor's answers
+	switches    map[*types.Var]bool        // testSwitch's answers
+	unset       map[*types.Var]bool        // neverSet's answers
+	globals     *globalUse                 // the package variables' loads, see globalUses
 	// dying flags, by function and block index, the blocks from which
 	// every path ends in a panic or a call that never returns (see
 	// noreturn.go); nil for a function with none.

@@ -2,7 +2,6 @@ package summary
 
 import (
 	"go/constant"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -66,7 +65,7 @@ func invocableIOMethods(param types.Type) []string {
 
 func (a *analyzer) ioBlocking(arg ssa.Value, param types.Type) (kind, method string, reason *Reason, ok bool) {
 	r := a.res
-	if a.terminal(arg) {
+	if standardStream(arg) {
 		return "", "", nil, false // printing, like logging, is accepted under a lock
 	}
 	t := arg.Type()
@@ -177,66 +176,4 @@ func VariadicArgs(v ssa.Value) []ssa.Value {
 		}
 	}
 	return out
-}
-
-// terminal reports whether v is os.Stdout or os.Stderr, or a load of a
-// field that holds one of them: an unexported field the package only ever
-// sets to os.Stdout or os.Stderr and whose address goes nowhere else (a
-// progress bar's out, set to os.Stderr by its constructor). Printing
-// there is accepted under a lock like logging.
-func (a *analyzer) terminal(v ssa.Value) bool {
-	if standardStream(v) {
-		return true
-	}
-	u, ok := lockstate.Unbox(v).(*ssa.UnOp)
-	if !ok || u.Op != token.MUL {
-		return false
-	}
-	fa, ok := u.X.(*ssa.FieldAddr)
-	if !ok {
-		return false
-	}
-	f := FieldVar(fa)
-	if f == nil || f.Exported() {
-		return false
-	}
-	f = f.Origin()
-	if t, ok := a.terminalFields[f]; ok {
-		return t
-	}
-	ix := a.indexed()
-	t := len(ix.fieldStores[f]) > 0
-	for _, st := range ix.fieldStores[f] {
-		t = t && standardStream(st.val)
-	}
-	for _, addr := range ix.fieldAddrs[f] {
-		for _, r := range *addr.Referrers() {
-			switch r := r.(type) {
-			case *ssa.Store:
-				t = t && r.Addr == addr
-			case *ssa.UnOp, *ssa.DebugRef:
-			default:
-				t = false // the field's address goes elsewhere
-			}
-		}
-	}
-	if a.terminalFields == nil {
-		a.terminalFields = map[*types.Var]bool{}
-	}
-	a.terminalFields[f] = t
-	return t
-}
-
-// NoWaitCall is NoWaitCall, with a write to a field that only ever holds
-// os.Stdout or os.Stderr as printing too.
-func (r *Result) NoWaitCall(fn *types.Func, args []ssa.Value) bool {
-	return r.a.noWaitCall(fn, args)
-}
-
-func (a *analyzer) noWaitCall(fn *types.Func, args []ssa.Value) bool {
-	if NoWaitCall(fn, args) {
-		return true
-	}
-	return fn != nil && len(args) > 0 && args[0] != nil && strings.HasPrefix(fn.Name(), "Write") &&
-		fn.Pkg() != nil && fn.Pkg().Path() == "os" && a.terminal(args[0])
 }

@@ -376,7 +376,7 @@ func (a *analyzer) scanCall(fn *ssa.Function, name string, instr ssa.CallInstruc
 		}
 	}
 	if obj := FuncObject(callee); obj != nil {
-		if a.noWaitCall(obj, args) || a.stackSourceRead(obj, args) {
+		if NoWaitCall(obj, args) || a.stackSourceRead(obj, args) {
 			return
 		}
 		if kind, ok := a.cat.Blocking(obj); ok {
