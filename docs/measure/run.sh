@@ -15,11 +15,14 @@ export GOTOOLCHAIN=local
 # The packages measured: the whole module, except in Kubernetes, of which
 # only the kubelet is, in Cilium, of which eleven agent package trees
 # are (others need modules the proxy refuses), and in Istio, of which the
-# control plane (pilot) and the shared packages (pkg) are.
+# control plane (pilot) and the shared packages (pkg) are, and in
+# Optimism, of which the node, batcher, conductor, supernode and shared
+# service trees are.
 pkgs() {
 	case $1 in
 	kubelet) echo ./pkg/kubelet/... ;;
 	istio) echo ./pilot/... ./pkg/... ;;
+	optimism) echo ./op-node/... ./op-service/... ./op-batcher/... ./op-conductor/... ./op-supernode/... ;;
 	cilium) echo ./pkg/endpoint/... ./pkg/policy/... ./pkg/ipcache/... ./pkg/node/... ./pkg/proxy/... ./pkg/identity/... ./pkg/fqdn/... ./pkg/endpointmanager/... ./pkg/kvstore/... ./pkg/ipam/... ./pkg/hubble/... ;;
 	*) echo ./... ;;
 	esac

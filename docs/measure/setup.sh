@@ -26,8 +26,9 @@
 # (MODS="nebula swarmkit xray"), r33 (MODS="kubelet ava") and r34
 # (MODS="kubo vlogs"), and NATS Streaming, Cilium and Gitea, drawn once in r35
 # (MODS="stan cilium gitea"; Cilium's agent packages only, see run.sh),
-# and Istio and Grafana's dskit, drawn once in r36 (MODS="istio dskit";
-# Istio's pilot and pkg trees only).
+# and Istio, Grafana's dskit and Optimism, drawn once in r36
+# (MODS="istio dskit optimism"; Istio's pilot and pkg trees and
+# Optimism's node, batcher, conductor, supernode and service trees only).
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -147,6 +148,7 @@ fetch gitea code.gitea.io/gitea v1.27.3
 # the newest commits it serves.
 fetch istio istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
 fetch dskit github.com/grafana/dskit v0.0.0-20260703122047-de1ec7541c44
+fetch optimism github.com/ethereum-optimism/optimism v1.19.6
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -184,6 +186,9 @@ done
 # Alertmanager's module zip lacks its UI's built assets (ui/app/dist),
 # which ui/web.go embeds: an empty index.html stands in.
 mkdir -p "$dir/alertmanager/ui/app/dist" && touch "$dir/alertmanager/ui/app/dist/index.html"
+# Optimism's module zip lacks the generated superchain-configs.zip that
+# op-core/superchain embeds: an empty zip stands in.
+[ -f "$dir/optimism/op-core/superchain/superchain-configs.zip" ] || python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").close()' "$dir/optimism/op-core/superchain/superchain-configs.zip"
 
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
@@ -207,7 +212,7 @@ export PKG_CONFIG_PATH=$dir/pc
 (cd "$dir/natsgo" && go mod tidy)
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
-mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea istio dskit"
+mods="etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea istio dskit optimism"
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done
