@@ -203,8 +203,7 @@ func (c *checker) report(f *summary.Func, instr ssa.Instruction, fd *finding) {
 	if fd.level == confidence.Warning && !fd.cycle {
 		// A test double's lock is contended only by the test driving
 		// it; a deadlock through a channel (a cycle) still hangs it.
-		outer := summary.Outermost(f.Fn)
-		if why := srcname.TestSupport(c.pass.Pkg.Path(), c.pass.Fset.Position(outer.Pos()).Filename, summary.TestSupportName(outer)); why != "" {
+		if why := summary.TestSupport(summary.Outermost(f.Fn)); why != "" {
 			fd.level, fd.why = confidence.Note, why
 		}
 	}

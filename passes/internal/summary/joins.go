@@ -72,15 +72,21 @@ type goStart struct {
 	fn   *ssa.Function // the function that starts it
 }
 
+// isBound reports whether f is the wrapper of a method value.
+func isBound(f *ssa.Function) bool {
+	_, _, ok := BoundMethod(f)
+	return ok
+}
+
 // startOf returns the goStart of c, the call a goroutine that fn starts
 // runs (for time.AfterFunc, a call of its func argument).
 func (a *analyzer) startOf(fn *ssa.Function, c *ssa.CallCommon) goStart {
 	vals := slices.Clone(c.Args)
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-		if f, _ := mc.Fn.(*ssa.Function); f != nil && boundMethod(f) {
+		if f, _ := mc.Fn.(*ssa.Function); f != nil && isBound(f) {
 			// A method value: the method's receiver, bound, comes
 			// first among its parameters.
-			vals = append(slices.Clone(mc.Bindings), c.Args...)
+			vals = MethodArgs(c)
 		} else {
 			vals = append(vals, mc.Bindings...)
 		}

@@ -374,7 +374,7 @@ func (a *analyzer) paramOrigin(fn *ssa.Function, p *ssa.Parameter, depth int) Or
 		}
 	}
 	if fn.Parent() == nil && a.callableOutside(decl) {
-		if why := srcname.TestSupport(a.pkg.Pkg.Path(), a.pkg.Prog.Fset.Position(decl.Pos()).Filename, TestSupportName(decl)); why != "" {
+		if why := TestSupport(decl); why != "" {
 			// A constructor or setter that is there for tests
 			// (NewTestEngine, SetClockForTesting): the program's
 			// users do not supply code through it.

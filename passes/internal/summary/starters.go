@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // This file recognises starters: functions that run a func they are
@@ -85,28 +87,17 @@ func (a *analyzer) startedArgsAt(c *ssa.CallCommon, depth int) []ssa.Value {
 	}
 	// Starts counts the receiver; a call of a method value (a bound
 	// wrapper) has it bound, not among its arguments.
-	shift := 0
-	if boundMethod(callee) {
-		shift = 1
+	args, first := c.Args, 0
+	if isBound(callee) {
+		args, first = MethodArgs(c), 1
 	}
 	var out []ssa.Value
 	for _, i := range starts {
-		if j := i - shift; j >= 0 && j < len(c.Args) {
-			out = append(out, c.Args[j])
+		if i >= first && i < len(args) {
+			out = append(out, args[i])
 		}
 	}
 	return out
-}
-
-// boundMethod reports whether fn is the wrapper of a method value
-// (b.group.Start as a value): a method whose receiver it binds, so that
-// its parameters are the method's without the receiver.
-func boundMethod(fn *ssa.Function) bool {
-	obj := FuncObject(fn)
-	if obj == nil || obj.Signature().Recv() == nil || fn.Signature.Recv() != nil {
-		return false
-	}
-	return fn.Signature.Params().Len() == obj.Signature().Params().Len() && len(fn.FreeVars) == 1
 }
 
 // startedParam returns the index of the parameter of fn that a goroutine
@@ -134,7 +125,7 @@ func startedParam(fn *ssa.Function, v ssa.Value) int {
 				callee = ld.X // a captured variable, loaded
 			}
 			j := slices.IndexFunc(lit.FreeVars, func(fv *ssa.FreeVar) bool { return fv == callee })
-			if instr.Call.IsInvoke() || j < 0 || j >= len(mc.Bindings) || storedIn(lit, lit.FreeVars[j]) {
+			if instr.Call.IsInvoke() || j < 0 || j >= len(mc.Bindings) {
 				return -1 // another call comes first
 			}
 			return paramIndex(fn, heldValue(mc, mc.Bindings[j]))
@@ -151,43 +142,24 @@ func startedParam(fn *ssa.Function, v ssa.Value) int {
 	return -1
 }
 
-// storedIn reports whether the func literal lit stores into its captured
-// variable fv.
-func storedIn(lit *ssa.Function, fv *ssa.FreeVar) bool {
-	for _, r := range *fv.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == fv {
-			return true
-		}
-	}
-	return false
-}
-
 // heldValue returns what v, a value the closure mc captures, holds: for
 // a local variable (an Alloc), the one value stored into it, when nothing
-// else can store into it (no other closure captures it); otherwise v.
+// else can store into it (mc only reads it, and no other closure captures
+// it); otherwise v.
 func heldValue(mc *ssa.MakeClosure, v ssa.Value) ssa.Value {
-	alloc, ok := v.(*ssa.Alloc)
-	if !ok || alloc.Referrers() == nil {
+	cell, ok := v.(*ssa.Alloc)
+	if !ok {
 		return v
 	}
-	var held ssa.Value
-	for _, r := range *alloc.Referrers() {
-		switch r := r.(type) {
-		case *ssa.Store:
-			if r.Addr != alloc || held != nil {
-				return nil
-			}
-			held = r.Val
-		case *ssa.MakeClosure:
-			if r != mc {
-				return nil // another closure may set it
-			}
-		case *ssa.UnOp, *ssa.DebugRef:
-		default:
-			return nil // its address goes elsewhere
+	if !onlyReads(mc, cell) {
+		return nil
+	}
+	for _, r := range *cell.Referrers() {
+		if other, ok := r.(*ssa.MakeClosure); ok && other != mc {
+			return nil // another closure may set it
 		}
 	}
-	return held
+	return lockstate.SetOnce(cell)
 }
 
 // paramIndex returns the index of v among fn's parameters, or -1.

@@ -258,13 +258,20 @@ func (r *Result) When(f *Func, b *ssa.BasicBlock) []lockstate.Cond {
 	return r.a.guardsOf(f.Fn).when(b)
 }
 
-// TestSupportName returns the name srcname.TestSupport judges fn by: its
+// TestSupport says why fn, a function of the package, is there for tests
+// although it is not in a _test.go file, or returns "" (see
+// srcname.TestSupport): it is judged by its package, its file and its
 // name, a method's as Recv.Method.
-func TestSupportName(fn *ssa.Function) string {
+func TestSupport(fn *ssa.Function) string {
+	name := fn.Name()
 	if recv := fn.Signature.Recv(); recv != nil {
 		if n := namedPointee(recv.Type()); n != nil {
-			return n.Obj().Name() + "." + fn.Name()
+			name = n.Obj().Name() + "." + name
 		}
 	}
-	return fn.Name()
+	var pkgPath string
+	if fn.Pkg != nil {
+		pkgPath = fn.Pkg.Pkg.Path()
+	}
+	return srcname.TestSupport(pkgPath, fn.Prog.Fset.Position(fn.Pos()).Filename, name)
 }
