@@ -3,6 +3,7 @@ package lockstate
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -227,15 +228,21 @@ func DeadEdge(b *ssa.BasicBlock, i int) bool {
 	return constant.BoolVal(c.Value) == (i == 1)
 }
 
-// onceDoFunc returns the func a call of (*sync.Once).Do runs, or nil.
-func onceDoFunc(c *ssa.CallCommon) ssa.Value {
-	if c.IsInvoke() || len(c.Args) != 2 {
-		return nil
+// OnceDo returns the Once and the func of a call of (*sync.Once).Do: the
+// Once the call holds while the func runs.
+func OnceDo(c *ssa.CallCommon) (once, f ssa.Value, ok bool) {
+	fn := c.StaticCallee()
+	if c.IsInvoke() || fn == nil || len(c.Args) != 2 {
+		return nil, nil, false
 	}
-	if fn := c.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "Do" && fn.Signature.Recv() != nil {
-		return c.Args[1]
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Name() != "Do" || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
+		return nil, nil, false
 	}
-	return nil
+	if recv := obj.Signature().Recv(); recv == nil || recvName(recv.Type()) != "Once" {
+		return nil, nil, false
+	}
+	return c.Args[0], c.Args[1], true
 }
 
 // returnedUnlocks finds results of ret that are a lock's own Unlock (or
@@ -300,14 +307,14 @@ func onlyReleases(g *ssa.Function, mc *ssa.MakeClosure) (once, ok bool) {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Call:
-				c := x.Common()
-				switch {
-				case OpOf(c).Kind == Release && capturedAsIs(g, mc, OpOf(c).Recv):
-				case onceDoFunc(c) != nil && OpOf(&ssa.CallCommon{Value: onceDoFunc(c)}).Kind == Release && capturedAsIs(g, mc, OpOf(&ssa.CallCommon{Value: onceDoFunc(c)}).Recv):
-					once = true
-				default:
+				op, viaOnce := OpOf(x.Common()), false
+				if _, f, ok := OnceDo(x.Common()); ok {
+					op, viaOnce = OpOf(&ssa.CallCommon{Value: f}), true
+				}
+				if op.Kind != Release || !capturedAsIs(g, mc, op.Recv) {
 					return false, false
 				}
+				once = once || viaOnce
 				calls++
 			case *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.Select, *ssa.Panic, *ssa.MapUpdate:
 				return false, false
@@ -703,7 +710,7 @@ func (a *analysis) call(c *ssa.CallCommon, instr ssa.Instruction, s State, defer
 		}
 		return releaseMode(s, id, mode, deferred)
 	}
-	if f := onceDoFunc(c); f != nil && freshOnce(a.res.Fn, c.Args[0], instr) {
+	if once, f, ok := OnceDo(c); ok && freshOnce(a.res.Fn, once, instr) {
 		// once.Do(l.Unlock) on a Once used for nothing else: Do
 		// calls its func here.
 		if id, mode, ok := a.res.UnlockFunc(f); ok {

@@ -2,6 +2,8 @@ package summary
 
 import (
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockaudit/lockaudit/passes/internal/lockstate"
 )
 
 // This file models sync.Once as the lock it is. Do holds the Once (its
@@ -24,20 +26,6 @@ import (
 // OnceDo returns the Once of c when c calls (*sync.Once).Do: the Once
 // that the call holds while the function it is given runs.
 func OnceDo(c *ssa.CallCommon) (ssa.Value, bool) {
-	callee := c.StaticCallee()
-	if c.IsInvoke() || callee == nil || len(c.Args) != 2 {
-		return nil, false
-	}
-	obj := FuncObject(callee)
-	if obj == nil || obj.Name() != "Do" || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
-		return nil, false
-	}
-	recv := obj.Signature().Recv()
-	if recv == nil {
-		return nil, false
-	}
-	if n := namedPointee(recv.Type()); n == nil || n.Obj().Name() != "Once" {
-		return nil, false
-	}
-	return c.Args[0], true
+	once, _, ok := lockstate.OnceDo(c)
+	return once, ok
 }
