@@ -180,7 +180,14 @@
 // value in a field, when nothing in the package writes it there: no store
 // through an address of that field, or through a parameter such an
 // address is passed to (a ring buffer that waits only once its maxLen is
-// set, held by a consumer that never sets it). A branch taken only when an
+// set, held by a consumer that never sets it). So is a field of an object
+// a call returns fresh: at every return the callee can reach with the
+// call's arguments, it returns nil, an object it allocates with the field
+// zero, or another such call's result; the field is unexported and its
+// package writes it only into objects it is building (bbolt's Begin(false)
+// returns a transaction that is not writable, so a read-only View's
+// rollback never rescans the free pages). Other packages learn it from the
+// facts. A branch taken only when an
 // unexported bool field or package variable is true that only _test.go
 // files set (a testing knob in the options, synchronizeForTest), or only
 // when an unexported field that can be nil is set that no production code

@@ -63,6 +63,8 @@ var corpus = []string{
 	"eventbus",
 	"eventbus/spawn",
 	"eventbus/spool",
+	"kvfile",
+	"kvfile/ledger",
 }
 
 func TestHeldcall(t *testing.T) {

@@ -217,6 +217,7 @@ type analyzer struct {
 	sealedFuncs map[*types.TypeName]Origin // sealedFuncOrigin's answers
 	writers     *writerIndex               // which functions write a field (freshfields.go)
 	exits       *deferredExits             // what deferred closures see at the returns (deferredexits.go)
+	zeros       *resultZeros               // the fields of objects calls return fresh (resultzeros.go)
 	condSrc     map[string]condSource      // the lock value each Cond class is made on (conds.go)
 	lockStores  map[string][]lockStore     // lock pointers stored, by field class
 	private     map[privateKey]bool        // privateCtor's answers
@@ -280,6 +281,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 	a.res = res
 	a.writers = newWriterIndex(a.pkg, ssainfo.SrcFuncs, a.indexed)
 	a.exits = newDeferredExits()
+	a.zeros = newResultZeros(a.pkg, a.guardsOf, a.summary, a.writers, a.exits)
 	for _, fn := range ssainfo.SrcFuncs {
 		f := &Func{Fn: fn, Summary: &Summary{}}
 		a.funcs[fn] = f
@@ -345,6 +347,7 @@ func run(pass *analysis.Pass, at *token.Pos) (any, error) {
 		s := *a.funcs[fn].Summary
 		s.Fresh = a.privateCtor(fn, strict, 0)
 		s.Starts = a.startedParams(fn)
+		s.Zeros = a.zeros.exported(fn)
 		if a.logger {
 			s.quieten()
 		}

@@ -37,7 +37,7 @@ import (
 // back the bytes it was given.
 
 // factVersion is the first byte of an encoded FuncFact.
-const factVersion = 11
+const factVersion = 12
 
 // GobEncode encodes the fact compactly (see above).
 func (f *FuncFact) GobEncode() ([]byte, error) {
@@ -218,6 +218,15 @@ func encodeSummary(s *Summary) []byte {
 	w.bool(s.NoReturn)
 	w.bool(s.Fresh)
 	w.ints(s.Starts)
+	w.len(len(s.Zeros))
+	for _, z := range s.Zeros {
+		w.int(int64(z.Result))
+		w.string(z.Field)
+		w.len(len(z.Unless))
+		for _, u := range z.Unless {
+			w.conds(u)
+		}
+	}
 
 	n := 1 + binary.MaxVarintLen64 + len(w.body)
 	for _, e := range w.entries {
@@ -433,6 +442,11 @@ func decodeSummary(data []byte) (*Summary, error) {
 	s.NoReturn = r.bool()
 	s.Fresh = r.bool()
 	s.Starts = r.ints()
+	s.Zeros = readList(r, func(z *ZeroField) {
+		z.Result = int(r.int())
+		z.Field = r.string()
+		z.Unless = readList(r, func(u *[]lockstate.Cond) { *u = r.conds() })
+	})
 	if r.err == nil && len(r.data) != 0 {
 		r.fail()
 	}

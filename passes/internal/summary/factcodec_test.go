@@ -165,7 +165,11 @@ func TestFactRoundTrip(t *testing.T) {
 		InvokesParams:  []int{0, 2},
 		Acquires:       []string{"(*pkg.Conn).mu", "(*pkg.half).mu (read)"},
 		Takes:          []lockstate.Effect{{Lock: recv, When: when[2:]}, {Lock: global, Mode: lockstate.Read}, {Lock: deep}},
-		version:        7,
+		Zeros: []ZeroField{
+			{Result: 0, Field: "writable", Unless: [][]lockstate.Cond{when[:1], when[1:]}},
+			{Result: 1, Field: "closed"},
+		},
+		version: 7,
 	}}
 	sparse := &FuncFact{Summary: Summary{CallsParams: []int{0}}}
 	empty := &FuncFact{Summary: Summary{Acquires: []string{""}}}

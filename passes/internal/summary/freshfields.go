@@ -20,7 +20,8 @@ import (
 // interface method only if a method of that name does.
 
 // A writerIndex answers, for one package, which of its functions write a
-// field. One scan of the package, on first use, records each field's
+// field of an object they are handed: a store into an object the function
+// allocates itself builds that object and does not count. One scan of the package, on first use, records each field's
 // direct writers and who calls (or makes, for a closure) each function;
 // a field's writers are then its direct writers and, transitively, their
 // callers. It is built with the package's analysis and queried while it
@@ -54,7 +55,7 @@ func (w *writerIndex) scan() {
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {
 				case *ssa.Store:
-					if fa, ok := instr.Addr.(*ssa.FieldAddr); ok {
+					if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && !builtHere(fn, fa.X) {
 						if f := structField(fa.X.Type(), fa.Field); f != nil {
 							w.stores[f] = append(w.stores[f], fn)
 						}
@@ -71,6 +72,15 @@ func (w *writerIndex) scan() {
 			}
 		}
 	}
+}
+
+// builtHere reports whether obj is an object fn allocates (new(T), &T{}):
+// a store into one of its fields builds that object and writes no field of
+// an object fn is handed (beginRWTx's &Tx{writable: true} sets no other
+// transaction's writable).
+func builtHere(fn *ssa.Function, obj ssa.Value) bool {
+	a, ok := obj.(*ssa.Alloc)
+	return ok && a.Heap && a.Parent() == fn
 }
 
 // of returns the functions of the package that write field f, directly or
@@ -104,15 +114,16 @@ type judged struct {
 	call    *ssa.CallCommon
 	writers *writerIndex
 	exits   *deferredExits // what deferred closures see (deferredexits.go)
+	zeros   *resultZeros   // the fields of objects calls return fresh (resultzeros.go)
 }
 
-// keptZero reports whether the field name of the object alloc, which fn
-// allocates and also holds as aliases (the loads of its variable, the
-// temporaries of its literal), is still its zero value at the judged call:
-// no other call or closure of fn that is handed the object may write it
-// (see above).
-func keptZero(fn *ssa.Function, at judged, alloc *ssa.Alloc, aliases []ssa.Value, name string) bool {
-	f := fieldNamed(alloc.Type(), name)
+// keptZero reports whether the field name of an object of type typ that fn
+// allocates or gets fresh from a call, and holds as aliases (the object,
+// the loads of its variable, the temporaries of its literal), is still its
+// zero value at the judged call: no other call or closure of fn that is
+// handed the object may write it (see above).
+func keptZero(fn *ssa.Function, at judged, typ types.Type, aliases []ssa.Value, name string) bool {
+	f := fieldNamed(typ, name)
 	if f == nil {
 		return false
 	}
@@ -212,7 +223,7 @@ func fieldNamed(t types.Type, name string) *types.Var {
 // judgedAt returns the judged call of a site (none for a nil site).
 func (a *analyzer) judgedAt(st *site) judged {
 	if st == nil {
-		return judged{writers: a.writers, exits: a.exits}
+		return judged{writers: a.writers, exits: a.exits, zeros: a.zeros}
 	}
-	return judged{call: st.call, writers: a.writers, exits: a.exits}
+	return judged{call: st.call, writers: a.writers, exits: a.exits, zeros: a.zeros}
 }

@@ -4,7 +4,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -567,6 +566,14 @@ func condArg(fn *ssa.Function, at judged, c lockstate.Cond, args, bindings []ssa
 			if v := lockstate.CellValue(cell); v != nil {
 				return v
 			}
+			if c.Path != "" {
+				// A field is tested only once the variable holds
+				// its one value: before, it is nil, and the load
+				// would crash.
+				if v := lockstate.SetOnce(cell); v != nil {
+					return v
+				}
+			}
 			if d := at.exits.deferAt(fn, at.call); d != nil && c.Path == "" {
 				if k := at.exits.value(d, cell); k != nil {
 					return k
@@ -619,65 +626,16 @@ func evalCond(fn *ssa.Function, at judged, c lockstate.Cond, arg ssa.Value) (kno
 		}
 		return false, false
 	}
-	// A field of an object allocated in fn and never assigned there: its
-	// zero value (false, nil).
-	var aliases []ssa.Value // the object and the loads of its variable
-	if u, ok := arg.(*ssa.UnOp); ok && u.Op == token.MUL {
-		// The object held in a variable set once (captured by the
-		// goroutine it starts later, say).
-		if cell, ok := u.X.(*ssa.Alloc); ok {
-			arg = storedOnce(cell)
-			for _, ref := range *cell.Referrers() {
-				if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
-					aliases = append(aliases, load)
-				}
-			}
-		}
-	}
-	alloc, ok := arg.(*ssa.Alloc)
-	if !ok || alloc.Parent() != fn {
-		return false, false
-	}
-	aliases = append(aliases, alloc)
+	// A field of an object allocated in fn, or returned fresh by a call
+	// of fn, and never assigned there: its zero value (false, nil).
 	name := c.Path[1:]
 	if i := indexByte(name, '.'); i >= 0 {
 		return false, false // deeper paths are not followed
 	}
-	for i := 0; i < len(aliases); i++ {
-		obj := aliases[i]
-		for _, ref := range *obj.Referrers() {
-			fa, ok := ref.(*ssa.FieldAddr)
-			if !ok {
-				if st, isStore := ref.(*ssa.Store); isStore && st.Addr == obj {
-					// The whole object assigned: a composite literal
-					// built in a temporary of fn and copied in (w :=
-					// Writer{n: 1} for a w whose address is taken) has
-					// the temporary's fields; a zero value has none.
-					if _, zero := st.Val.(*ssa.Const); zero {
-						continue
-					}
-					if tmp := literalTemp(fn, st.Val); tmp != nil && !slices.Contains(aliases, ssa.Value(tmp)) {
-						aliases = append(aliases, tmp)
-						continue
-					}
-					return false, false
-				}
-				continue
-			}
-			if f := structField(fa.X.Type(), fa.Field); f == nil || f.Name() != name {
-				continue
-			}
-			for _, r := range *fa.Referrers() {
-				if _, isStore := r.(*ssa.Store); isStore {
-					return false, false
-				}
-			}
-		}
+	if unless, ok := objectZero(fn, at, arg, name, at.call != nil); ok && len(unless) == 0 {
+		return true, zeroHolds(c)
 	}
-	if at.call != nil && at.writers != nil && !keptZero(fn, at, alloc, aliases, name) {
-		return false, false
-	}
-	return true, zeroHolds(c)
+	return false, false
 }
 
 // zeroHolds evaluates c, a condition on a field, on the field's zero

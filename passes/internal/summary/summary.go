@@ -151,11 +151,27 @@ type Summary struct {
 	// parameters the function runs on goroutines of their own (a
 	// starter: k8s.io/apimachinery's wait.Group.Start; see starters.go).
 	Starts []int
+	// Zeros lists, in a fact, the unexported fields of the objects the
+	// function returns that it keeps zero (see resultzeros.go): fields
+	// that no function of the package writes on an object it is handed,
+	// so that they keep their value wherever the object goes.
+	Zeros []ZeroField
 
 	// version counts the changes of the summary while the package's
 	// summaries are propagated: a caller skips a callee that has not
 	// changed since it last merged it.
 	version int
+}
+
+// A ZeroField says that the field named Field of the object the function
+// returns as its Result'th result is still zero (or the result is nil),
+// unless all the conditions on the function's parameters of one of the
+// entries of Unless hold: bbolt's Begin returns a transaction whose
+// writable is false unless its writable parameter is true.
+type ZeroField struct {
+	Result int
+	Field  string
+	Unless [][]lockstate.Cond
 }
 
 // A ParamClasses is a parameter with lock classes.
@@ -378,7 +394,7 @@ func subset[T comparable](a, b []T) bool {
 // call may be nil when the reasons are judged for a value rather than a
 // call (a method value handed to a callee).
 func (r *Result) BlockAt(s *Summary, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) *Reason {
-	return blockAt(s, fn, judged{call: call, writers: r.a.writers, exits: r.a.exits}, args, bindings)
+	return blockAt(s, fn, judged{call: call, writers: r.a.writers, exits: r.a.exits, zeros: r.a.zeros}, args, bindings)
 }
 
 // blockAt is BlockAt for the judged call at.
@@ -410,7 +426,7 @@ func blockAt(s *Summary, fn *ssa.Function, at judged, args, bindings []ssa.Value
 // parameters may hold at call, a call in fn with the given arguments (the
 // callee's parameters in order) and, for a closure, bindings.
 func (r *Result) MayHold(reason *Reason, fn *ssa.Function, call *ssa.CallCommon, args, bindings []ssa.Value) bool {
-	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers, exits: r.a.exits}, reason.When, args, bindings)
+	ok, _, _ := condsHold(fn, judged{call: call, writers: r.a.writers, exits: r.a.exits, zeros: r.a.zeros}, reason.When, args, bindings)
 	return ok
 }
 
@@ -596,6 +612,23 @@ func (ff *FuncFact) String() string {
 	for _, i := range f.Starts {
 		parts = append(parts, "starts param "+itoa(i))
 	}
+	for _, z := range f.Zeros {
+		part := "result " + itoa(z.Result) + " keeps " + z.Field + " zero"
+		for i, u := range z.Unless {
+			if i == 0 {
+				part += " unless"
+			} else {
+				part += " or"
+			}
+			for j, c := range u {
+				if j > 0 {
+					part += " and"
+				}
+				part += " " + c.String()
+			}
+		}
+		parts = append(parts, part)
+	}
 	for _, pc := range f.CalledReleased {
 		parts = append(parts, "calls param "+itoa(pc.Param)+" without "+strings.Join(pc.Classes, ", "))
 	}
@@ -614,7 +647,7 @@ func (ff *FuncFact) String() string {
 
 func (s *Summary) empty() bool {
 	return len(s.Effects) == 0 && len(s.Blocks) == 0 && s.Callback == nil && s.Unknown == nil &&
-		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh && len(s.Starts) == 0
+		len(s.CallsParams) == 0 && len(s.CalledReleased) == 0 && len(s.InvokesParams) == 0 && len(s.Acquires) == 0 && len(s.Takes) == 0 && !s.NoReturn && !s.Fresh && len(s.Starts) == 0 && len(s.Zeros) == 0
 }
 
 // CallsParam reports whether the function calls its i'th parameter.

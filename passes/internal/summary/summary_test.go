@@ -11,5 +11,5 @@ import (
 // TestFacts checks the exported summaries, including their crossing from
 // package store to package server as facts.
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), summary.Analyzer, "store", "server", "starters")
+	analysistest.Run(t, analysistest.TestData(), summary.Analyzer, "store", "server", "starters", "txnfile")
 }
