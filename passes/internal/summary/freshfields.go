@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -59,6 +60,14 @@ func (w *writerIndex) scan() {
 						if f := structField(fa.X.Type(), fa.Field); f != nil {
 							w.stores[f] = append(w.stores[f], fn)
 						}
+					} else if !ok {
+						w.wholeStore(fn, instr)
+					}
+				case *ssa.FieldAddr:
+					if !builtHere(fn, instr.X) && addressOut(instr) {
+						if f := structField(instr.X.Type(), instr.Field); f != nil {
+							w.stores[f] = append(w.stores[f], fn)
+						}
 					}
 				case ssa.CallInstruction:
 					if g := instr.Common().StaticCallee(); g != nil && g.Pkg == w.pkg {
@@ -72,6 +81,48 @@ func (w *writerIndex) scan() {
 			}
 		}
 	}
+}
+
+// wholeStore records the store of a whole struct through a pointer (*t =
+// *other, *dst = Tx{writable: true}) as a store into each of its fields,
+// unless it stores into a variable of fn or stores the zero value.
+func (w *writerIndex) wholeStore(fn *ssa.Function, st *ssa.Store) {
+	if a, ok := st.Addr.(*ssa.Alloc); ok && a.Parent() == fn {
+		return
+	}
+	if k, ok := st.Val.(*ssa.Const); ok && k.Value == nil {
+		return
+	}
+	p, ok := st.Addr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return
+	}
+	if s, ok := p.Elem().Underlying().(*types.Struct); ok {
+		for f := range s.Fields() {
+			w.stores[f] = append(w.stores[f], fn)
+		}
+	}
+}
+
+// addressOut reports whether the address of a field goes anywhere but to
+// loads and stores of the field itself (set(&c.dirty) writes it).
+func addressOut(fa *ssa.FieldAddr) bool {
+	for _, ref := range *fa.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return true
+			}
+		case *ssa.Store:
+			if ref.Addr != fa {
+				return true
+			}
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.DebugRef:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // builtHere reports whether obj is an object fn allocates (new(T), &T{}):
@@ -122,13 +173,18 @@ type judged struct {
 // the loads of its variable, the temporaries of its literal), is still its
 // zero value at the judged call: no other call or closure of fn that is
 // handed the object may write it (see above).
-func keptZero(fn *ssa.Function, at judged, typ types.Type, aliases []ssa.Value, name string) bool {
+//
+// A sealed field (resultzeros.go), of this package or another, is written
+// by no function of its own package on an object it is handed: a call
+// into that package cannot write it, and a function of fn's package can
+// only by copying whole structs.
+func keptZero(fn *ssa.Function, at judged, typ types.Type, aliases []ssa.Value, name string, sealed bool) bool {
 	f := fieldNamed(typ, name)
 	if f == nil {
 		return false
 	}
 	var writers map[*ssa.Function]bool
-	if f.Pkg() == fn.Pkg.Pkg && at.writers.pkg == fn.Pkg {
+	if (f.Pkg() == fn.Pkg.Pkg || sealed) && at.writers.pkg == fn.Pkg {
 		writers = at.writers.of(f)
 	}
 	vals := slices.Clone(aliases)
@@ -155,7 +211,7 @@ func keptZero(fn *ssa.Function, at judged, typ types.Type, aliases []ssa.Value, 
 			if c == at.call || !handedTo(c, a) {
 				continue
 			}
-			if !mayWrite(fn, c, f, writers) {
+			if !mayWrite(fn, c, f, writers, sealed) {
 				continue
 			}
 			return false
@@ -171,9 +227,18 @@ func handedTo(c *ssa.CallCommon, v ssa.Value) bool {
 }
 
 // mayWrite reports whether the call c, in fn, may write field f of an
-// object it is handed.
-func mayWrite(fn *ssa.Function, c *ssa.CallCommon, f *types.Var, writers map[*ssa.Function]bool) bool {
-	if f.Pkg() != fn.Pkg.Pkg {
+// object it is handed (sealed: see keptZero).
+func mayWrite(fn *ssa.Function, c *ssa.CallCommon, f *types.Var, writers map[*ssa.Function]bool, sealed bool) bool {
+	if g := c.StaticCallee(); sealed && g != nil {
+		switch {
+		case g.Pkg != nil && g.Pkg.Pkg == f.Pkg():
+			return false
+		case g.Pkg == fn.Pkg:
+			return writers[g]
+		}
+		return true
+	}
+	if f.Pkg() != fn.Pkg.Pkg && !sealed {
 		return true // another package's object: its own code decides
 	}
 	if g := c.StaticCallee(); g != nil {

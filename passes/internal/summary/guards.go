@@ -61,7 +61,7 @@ func (a *analyzer) guardsOf(fn *ssa.Function) *guards {
 	}
 	var g *guards
 	opts := a.optionAtoms(fn)
-	atoms := branchAtoms(fn, opts)
+	atoms := branchAtoms(fn, opts, a.writers)
 	if len(atoms) > 0 {
 		g = &guards{at: make([][]lockstate.Cond, len(fn.Blocks))}
 		for _, at := range atoms {
@@ -196,19 +196,54 @@ func nilUnder(v ssa.Value, reachable []bool, depth int) bool {
 
 // branchAtoms returns the atoms fn's If instructions test, leaving out a
 // field fn assigns before one of its tests (its value changes between the
-// entry and the test); opts gives the loads of option flags.
-func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom) []atom {
+// entry and the test), itself or through a call handed the parameter that
+// may write it (o.normalize(); if o.writable); opts gives the loads of
+// option flags, and writers the package's field writers (nil: unknown).
+func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom, writers *writerIndex) []atom {
 	var out []atom
 	storedIn := map[place][]*ssa.BasicBlock{}
+	type handedCall struct {
+		call  *ssa.CallCommon
+		block *ssa.BasicBlock
+	}
+	handed := map[int][]handedCall{} // the calls handed a parameter
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok {
-				if i, path, ok := paramPath(fn, st.Addr); ok && path != "" {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if i, path, ok := paramPath(fn, instr.Addr); ok && path != "" {
 					pl := place{i, path}
 					storedIn[pl] = append(storedIn[pl], b)
 				}
+			case ssa.CallInstruction:
+				c := instr.Common()
+				for _, v := range append([]ssa.Value{c.Value}, c.Args...) {
+					if i, path, ok := paramValue(fn, v); ok && path == "" && i >= 0 && i < len(fn.Params) {
+						handed[i] = append(handed[i], handedCall{c, b})
+					}
+				}
 			}
 		}
+	}
+	writtenIn := func(t atom) []*ssa.BasicBlock {
+		blocks := storedIn[place{t.param, t.path}]
+		if t.opt != "" || t.path == "" || indexByte(t.path[1:], '.') >= 0 || t.param < 0 || t.param >= len(fn.Params) {
+			return blocks
+		}
+		f := fieldNamed(fn.Params[t.param].Type(), t.path[1:])
+		if f == nil || writers == nil || writers.pkg != fn.Pkg {
+			return blocks
+		}
+		var ws map[*ssa.Function]bool
+		if f.Pkg() == fn.Pkg.Pkg {
+			ws = writers.of(f)
+		}
+		for _, h := range handed[t.param] {
+			if mayWrite(fn, h.call, f, ws, false) {
+				blocks = append(blocks, h.block)
+			}
+		}
+		return blocks
 	}
 	tests := map[atom][]*ssa.BasicBlock{}
 	visited := map[ssa.Value]int{}
@@ -230,7 +265,7 @@ func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom) []atom {
 	}
 	kept := out[:0]
 	for _, t := range out {
-		if !reaches(storedIn[place{t.param, t.path}], tests[t]) {
+		if !reaches(writtenIn(t), tests[t]) {
 			kept = append(kept, t)
 		}
 	}
@@ -570,7 +605,7 @@ func condArg(fn *ssa.Function, at judged, c lockstate.Cond, args, bindings []ssa
 				// A field is tested only once the variable holds
 				// its one value: before, it is nil, and the load
 				// would crash.
-				if v := lockstate.SetOnce(cell); v != nil {
+				if v := frozenCell(cell); v != nil {
 					return v
 				}
 			}
@@ -695,6 +730,13 @@ func frozenLoad(load *ssa.UnOp) ssa.Value {
 	if !ok {
 		return nil
 	}
+	return frozenCell(cell)
+}
+
+// frozenCell returns the one value the variable cell is ever set to: it is
+// stored once, its address goes nowhere, and the closures that capture it
+// only read it. Otherwise nil.
+func frozenCell(cell *ssa.Alloc) ssa.Value {
 	val := lockstate.SetOnce(cell)
 	if val == nil {
 		return nil

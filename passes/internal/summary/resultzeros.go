@@ -154,6 +154,32 @@ func resultSlot(g *ssa.Function, v ssa.Value) *ssa.Alloc {
 	return slot
 }
 
+// onlyReturned reports whether the variable cell is only stored into and
+// loaded to be returned.
+func onlyReturned(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != cell {
+				return false
+			}
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return false
+			}
+			for _, r := range *ref.Referrers() {
+				if _, ok := r.(*ssa.Return); !ok {
+					return false
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // returnedFresh returns, for v the result of a call in fn, whether the
 // callee keeps its field name zero: unless the conditions of one of the
 // entries hold on fn's parameters, where the call's arguments are fn's; ok
@@ -311,8 +337,9 @@ func testedFields(v ssa.Value, into map[*types.Var]bool, depth int) {
 // objectZero reports whether field name of the object v still holds its
 // zero value in fn: v is nil, an object fn allocates, or one a call of fn
 // returns fresh (above), and fn stores no other value into the field (the
-// unless conditions are as for returnedFresh). With handed, keptZero also
-// rules out the calls of fn handed an object fn allocates.
+// unless conditions are as for returnedFresh). With handed, and always for
+// a call's result, keptZero also rules out the calls of fn handed the
+// object.
 func objectZero(fn *ssa.Function, at judged, v ssa.Value, name string, handed bool) (unless [][]lockstate.Cond, ok bool) {
 	var aliases []ssa.Value // the object and the loads of its variable
 	v = stripConv(v)
@@ -320,7 +347,7 @@ func objectZero(fn *ssa.Function, at judged, v ssa.Value, name string, handed bo
 		// The object held in a variable set once (captured by the
 		// goroutine it starts later, say).
 		if cell, ok := u.X.(*ssa.Alloc); ok {
-			v = storedOnce(cell)
+			v = frozenCell(cell)
 			for _, ref := range *cell.Referrers() {
 				if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
 					aliases = append(aliases, load)
@@ -329,6 +356,7 @@ func objectZero(fn *ssa.Function, at judged, v ssa.Value, name string, handed bo
 		}
 	}
 	var typ types.Type
+	sealed := false
 	switch obj := v.(type) {
 	case nil:
 		return nil, false
@@ -343,24 +371,27 @@ func objectZero(fn *ssa.Function, at judged, v ssa.Value, name string, handed bo
 		if unless, ok = returnedFresh(fn, at, obj, name); !ok {
 			return nil, false
 		}
-		typ, handed = obj.Type(), false // sealed: no call can write it
+		typ, sealed, handed = obj.Type(), true, true
 	}
 	aliases = append(aliases, v)
-	aliases, cells := heldIn(fn, aliases)
+	aliases, cells, ok := heldIn(fn, aliases)
+	if !ok {
+		return nil, false
+	}
 	if aliases, ok = storesNone(fn, aliases, name); !ok {
 		return nil, false
 	}
-	if handed && at.writers != nil && !keptZero(fn, at, typ, slices.Concat(aliases, cells), name) {
+	if handed && at.writers != nil && !keptZero(fn, at, typ, slices.Concat(aliases, cells), name, sealed) {
 		return nil, false
 	}
 	return unless, true
 }
 
 // heldIn adds to aliases the loads of the variables of fn that hold the
-// object and are set once (t, err := db.Begin(false), with t captured by a
-// deferred closure), and returns those variables: a closure made with one
-// reaches the object too.
-func heldIn(fn *ssa.Function, aliases []ssa.Value) (_, cells []ssa.Value) {
+// object (t, err := db.Begin(false), with t captured by a deferred
+// closure), and returns those variables: a closure made with one reaches
+// the object too. Each must hold nothing else (frozenCell), or ok is false.
+func heldIn(fn *ssa.Function, aliases []ssa.Value) (_, cells []ssa.Value, ok bool) {
 	for i := 0; i < len(aliases); i++ {
 		for _, ref := range *aliases[i].Referrers() {
 			st, ok := ref.(*ssa.Store)
@@ -368,8 +399,14 @@ func heldIn(fn *ssa.Function, aliases []ssa.Value) (_, cells []ssa.Value) {
 				continue
 			}
 			cell, ok := st.Addr.(*ssa.Alloc)
-			if !ok || cell.Parent() != fn || slices.Contains(cells, ssa.Value(cell)) || lockstate.SetOnce(cell) != st.Val {
+			if !ok || cell.Parent() != fn || slices.Contains(cells, ssa.Value(cell)) {
 				continue
+			}
+			if frozenCell(cell) != st.Val {
+				if onlyReturned(cell) {
+					continue // a result's slot (a function with defers)
+				}
+				return nil, nil, false
 			}
 			cells = append(cells, cell)
 			for _, r := range *cell.Referrers() {
@@ -379,7 +416,7 @@ func heldIn(fn *ssa.Function, aliases []ssa.Value) (_, cells []ssa.Value) {
 			}
 		}
 	}
-	return aliases, cells
+	return aliases, cells, true
 }
 
 // storesNone reports whether fn stores nothing into field name of the

@@ -143,3 +143,59 @@ type hub struct {
 	mu  sync.Mutex
 	all []*broadcast
 }
+
+// appendOptions are normalised before they are read: a durable mode turns
+// sync on.
+type appendOptions struct {
+	mode string
+	sync bool
+}
+
+func (o *appendOptions) normalize() {
+	if o.mode == "durable" {
+		o.sync = true
+	}
+}
+
+// recordLog appends records to its file.
+type recordLog struct {
+	mu      sync.Mutex
+	f       *os.File
+	pending [][]byte
+}
+
+// appendRecord normalises the options, queues the record, then syncs if
+// they ask for it.
+func (j *recordLog) appendRecord(o *appendOptions, rec []byte) error {
+	o.normalize()
+	j.pending = append(j.pending, rec)
+	if o.sync {
+		return j.f.Sync()
+	}
+	return nil
+}
+
+// appendBuffered reads the options as they come.
+func (j *recordLog) appendBuffered(o *appendOptions, rec []byte) error {
+	j.pending = append(j.pending, rec)
+	if o.sync {
+		return j.f.Sync()
+	}
+	return nil
+}
+
+// Durable hands a fresh options object whose sync normalize turns on: the
+// record is synced under the lock.
+func (j *recordLog) Durable(rec []byte) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.appendRecord(&appendOptions{mode: "durable"}, rec) // want `j.mu held across call of \(\*recordLog\).appendRecord, which blocks`
+}
+
+// Buffered hands fresh options to a helper that does not normalise them:
+// sync is false. Not a finding.
+func (j *recordLog) Buffered(rec []byte) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.appendBuffered(&appendOptions{}, rec)
+}

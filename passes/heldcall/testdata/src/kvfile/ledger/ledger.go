@@ -69,3 +69,66 @@ func (l *Ledger) Truncate(from, to uint64) error {
 	}
 	return nil
 }
+
+// adopt copies a whole transaction over another.
+func adopt(dst, src *kvfile.Tx) { *dst = *src }
+
+// Rebase turns its read-only transaction into a copy of a writable one
+// before it rolls back: the rollback rescans the free pages.
+func (l *Ledger) Rebase(h uint64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tx, err := l.db.Begin(false)
+	if err != nil {
+		return err
+	}
+	rw, err := l.db.Begin(true)
+	if err != nil {
+		return err
+	}
+	adopt(tx, rw)
+	return tx.Rollback() // want `l.mu held across call of kvfile.\(\*Tx\).Rollback, which blocks`
+}
+
+// Fill may swap its transaction for a writable one in a closure, which
+// the deferred rollback then sees.
+func (l *Ledger) Fill(heights []uint64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tx, err := l.db.Begin(false)
+	if err != nil {
+		return err
+	}
+	defer func() { tx.Rollback() }() // want `l.mu held across deferred call of \(\*Ledger\).Fill.func1, which blocks`
+	upgrade := func() error {
+		tx, err = l.db.Begin(true)
+		return err
+	}
+	for _, h := range heights {
+		if tx.Get(h) == nil {
+			return upgrade()
+		}
+	}
+	return nil
+}
+
+// reopen replaces the caller's transaction with a writable one.
+func (l *Ledger) reopen(tx **kvfile.Tx) {
+	if rw, err := l.db.Begin(true); err == nil {
+		*tx = rw
+	}
+}
+
+// Repair may reopen its transaction as writable through its address.
+func (l *Ledger) Repair(h uint64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tx, err := l.db.Begin(false)
+	if err != nil {
+		return err
+	}
+	if tx.Get(h) == nil {
+		l.reopen(&tx)
+	}
+	return tx.Rollback() // want `l.mu held across call of kvfile.\(\*Tx\).Rollback, which blocks`
+}
