@@ -28,7 +28,8 @@
 # (MODS="stan cilium gitea"; Cilium's agent packages only, see run.sh),
 # and Istio, Grafana's dskit and Optimism, drawn once in r36
 # (MODS="istio dskit optimism"; Istio's pilot and pkg trees and
-# Optimism's node, batcher, conductor, supernode and service trees only).
+# Optimism's node, batcher, conductor, supernode and service trees only),
+# and Matrix's Dendrite homeserver, drawn once in r37 (MODS=dendrite).
 # Usage: docs/measure/setup.sh [DIR]
 set -euo pipefail
 # InfluxDB names toolchain go1.26.10 in go.mod: the machine's Go serves.
@@ -149,6 +150,7 @@ fetch gitea code.gitea.io/gitea v1.27.3
 fetch istio istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
 fetch dskit github.com/grafana/dskit v0.0.0-20260703122047-de1ec7541c44
 fetch optimism github.com/ethereum-optimism/optimism v1.19.6
+fetch dendrite github.com/matrix-org/dendrite v0.13.8
 # go-control-plane and the OpenTelemetry SDKs replace their sibling
 # modules with directories of their repositories: the proxy's versions
 # serve.
@@ -190,6 +192,10 @@ mkdir -p "$dir/alertmanager/ui/app/dist" && touch "$dir/alertmanager/ui/app/dist
 # op-core/superchain embeds: an empty zip stands in.
 [ -f "$dir/optimism/op-core/superchain/superchain-configs.zip" ] || python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").close()' "$dir/optimism/op-core/superchain/superchain-configs.zip"
 
+# Dendrite's x/tools predates Go 1.23's go/token and does not build with
+# this Go: a release that does stands in.
+(cd "$dir/dendrite" && if grep -q 'golang.org/x/tools v0.21' go.mod; then GOFLAGS=-mod=mod go get golang.org/x/tools@v0.30.0; fi)
+
 # etcd's replace directives point at sibling directories of its repository.
 (cd "$dir/etcd" && for r in $(go mod edit -json | python3 -c 'import json,sys; [print(r["Old"]["Path"]) for r in json.load(sys.stdin).get("Replace") or []]'); do go mod edit -dropreplace="$r"; done && go mod tidy)
 # lnd replaces its sqldb module with a sibling directory; the proxy's
@@ -213,7 +219,7 @@ export PKG_CONFIG_PATH=$dir/pc
 # Prometheus' go.work names modules its zip does not hold (and so may
 # others').
 # MODS limits the build to some of them (all are fetched).
-mods=${MODS:-"etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea istio dskit optimism"}
+mods=${MODS:-"etcd nats prom pebble syncthing badger grpc raft sarama natsgo quic memberlist kafkago goredis pgx miniogo caddy geth containerd clientgo apiserver docker cometbft influxdb vitess libp2p lnd centrifuge mochi paho rocketmq tikv opa jaeger franz rueidis amqp yamux gocql kcp clickhouse puddle tailscale nsq dragonboat coredns serf mysql miniredis bigcache freecache etcdraft gnet goplugin seaweedfs webrtc spicedb certmagic kine sctp statedb ice pubsub kaddht fasthttp ants websocket traefik pulsar boxo alertmanager temporal cortex gozero xds tsdk bleve vm centrifugo ctrlrt otelsdk otelmetric watermill rclone weaviate livekit buildkit thanos nebula swarmkit xray kubelet ava kubo vlogs stan cilium gitea istio dskit optimism dendrite"}
 for m in $mods; do
 	rm -f "$dir/$m/go.work" "$dir/$m/go.work.sum"
 done

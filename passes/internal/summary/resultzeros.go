@@ -133,23 +133,8 @@ func resultSlot(g *ssa.Function, v ssa.Value) *ssa.Alloc {
 		return nil
 	}
 	slot, ok := load.X.(*ssa.Alloc)
-	if !ok || slot.Heap || slot.Parent() != g {
+	if !ok || slot.Heap || slot.Parent() != g || !storedAndLoaded(slot, false) {
 		return nil
-	}
-	for _, ref := range *slot.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if ref.Addr != slot {
-				return nil
-			}
-		case *ssa.UnOp:
-			if ref.Op != token.MUL {
-				return nil
-			}
-		case *ssa.DebugRef:
-		default:
-			return nil
-		}
 	}
 	return slot
 }
@@ -157,6 +142,12 @@ func resultSlot(g *ssa.Function, v ssa.Value) *ssa.Alloc {
 // onlyReturned reports whether the variable cell is only stored into and
 // loaded to be returned.
 func onlyReturned(cell *ssa.Alloc) bool {
+	return storedAndLoaded(cell, true)
+}
+
+// storedAndLoaded reports whether the variable cell is only stored into
+// and loaded, with returned, only loaded to be returned.
+func storedAndLoaded(cell *ssa.Alloc, returned bool) bool {
 	for _, ref := range *cell.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
@@ -166,6 +157,9 @@ func onlyReturned(cell *ssa.Alloc) bool {
 		case *ssa.UnOp:
 			if ref.Op != token.MUL {
 				return false
+			}
+			if !returned {
+				continue
 			}
 			for _, r := range *ref.Referrers() {
 				if _, ok := r.(*ssa.Return); !ok {
