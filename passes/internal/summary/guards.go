@@ -61,7 +61,7 @@ func (a *analyzer) guardsOf(fn *ssa.Function) *guards {
 	}
 	var g *guards
 	opts := a.optionAtoms(fn)
-	atoms := branchAtoms(fn, opts, a.writers)
+	atoms := branchAtoms(fn, opts)
 	if len(atoms) > 0 {
 		g = &guards{at: make([][]lockstate.Cond, len(fn.Blocks))}
 		for _, at := range atoms {
@@ -196,54 +196,19 @@ func nilUnder(v ssa.Value, reachable []bool, depth int) bool {
 
 // branchAtoms returns the atoms fn's If instructions test, leaving out a
 // field fn assigns before one of its tests (its value changes between the
-// entry and the test), itself or through a call handed the parameter that
-// may write it (o.normalize(); if o.writable); opts gives the loads of
-// option flags, and writers the package's field writers (nil: unknown).
-func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom, writers *writerIndex) []atom {
+// entry and the test); opts gives the loads of option flags.
+func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom) []atom {
 	var out []atom
 	storedIn := map[place][]*ssa.BasicBlock{}
-	type handedCall struct {
-		call  *ssa.CallCommon
-		block *ssa.BasicBlock
-	}
-	handed := map[int][]handedCall{} // the calls handed a parameter
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case *ssa.Store:
-				if i, path, ok := paramPath(fn, instr.Addr); ok && path != "" {
+			if st, ok := instr.(*ssa.Store); ok {
+				if i, path, ok := paramPath(fn, st.Addr); ok && path != "" {
 					pl := place{i, path}
 					storedIn[pl] = append(storedIn[pl], b)
 				}
-			case ssa.CallInstruction:
-				c := instr.Common()
-				for _, v := range append([]ssa.Value{c.Value}, c.Args...) {
-					if i, path, ok := paramValue(fn, v); ok && path == "" && i >= 0 && i < len(fn.Params) {
-						handed[i] = append(handed[i], handedCall{c, b})
-					}
-				}
 			}
 		}
-	}
-	writtenIn := func(t atom) []*ssa.BasicBlock {
-		blocks := storedIn[place{t.param, t.path}]
-		if t.opt != "" || t.path == "" || indexByte(t.path[1:], '.') >= 0 || t.param < 0 || t.param >= len(fn.Params) {
-			return blocks
-		}
-		f := fieldNamed(fn.Params[t.param].Type(), t.path[1:])
-		if f == nil || writers == nil || writers.pkg != fn.Pkg {
-			return blocks
-		}
-		var ws map[*ssa.Function]bool
-		if f.Pkg() == fn.Pkg.Pkg {
-			ws = writers.of(f)
-		}
-		for _, h := range handed[t.param] {
-			if mayWrite(fn, h.call, f, ws, false) {
-				blocks = append(blocks, h.block)
-			}
-		}
-		return blocks
 	}
 	tests := map[atom][]*ssa.BasicBlock{}
 	visited := map[ssa.Value]int{}
@@ -265,7 +230,7 @@ func branchAtoms(fn *ssa.Function, opts map[ssa.Value]atom, writers *writerIndex
 	}
 	kept := out[:0]
 	for _, t := range out {
-		if !reaches(writtenIn(t), tests[t]) {
+		if !reaches(storedIn[place{t.param, t.path}], tests[t]) {
 			kept = append(kept, t)
 		}
 	}
