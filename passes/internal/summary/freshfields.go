@@ -201,7 +201,7 @@ func keptZero(fn *ssa.Function, at judged, typ types.Type, aliases []ssa.Value, 
 				vals = append(vals, ref.(ssa.Value))
 				continue
 			case *ssa.MakeClosure:
-				if g, ok := ref.Fn.(*ssa.Function); ok && writers[g] {
+				if g, ok := ref.Fn.(*ssa.Function); ok && writers[g] && !madeAfter(fn, ref, at.call) {
 					return false
 				}
 				continue
@@ -218,6 +218,32 @@ func keptZero(fn *ssa.Function, at judged, typ types.Type, aliases []ssa.Value, 
 		}
 	}
 	return true
+}
+
+// madeAfter reports whether the closure mc is made only after the call c
+// of fn has run: later in the call's block, or in a block the call reaches
+// and that cannot lead back to it (a goroutine started once the object is
+// set up). A deferred call runs last: nothing is made after it.
+func madeAfter(fn *ssa.Function, mc *ssa.MakeClosure, c *ssa.CallCommon) bool {
+	if c == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for i, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok || ci.Common() != c {
+				continue
+			}
+			if _, deferred := instr.(*ssa.Defer); deferred {
+				return false
+			}
+			if mc.Block() == b {
+				return slices.Index(b.Instrs, ssa.Instruction(mc)) > i && !reaches(b.Succs, []*ssa.BasicBlock{b})
+			}
+			return !reaches([]*ssa.BasicBlock{mc.Block()}, []*ssa.BasicBlock{b})
+		}
+	}
+	return false
 }
 
 // handedTo reports whether call c is given v: as an argument, a receiver

@@ -143,3 +143,51 @@ type hub struct {
 	mu  sync.Mutex
 	all []*broadcast
 }
+
+// send delivers a response to every watcher and counts it.
+func (b *broadcast) send(resp []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.responses++
+	b.last = resp
+	for w := range b.watchers {
+		select {
+		case w <- resp:
+		default:
+		}
+	}
+}
+
+// startBroadcast adds the first watcher, then starts the goroutine that
+// feeds the broadcast and counts its responses: when add runs, none has
+// been sent, so add does not send. Not a finding.
+func (h *hub) startBroadcast(w chan []byte, feed <-chan []byte) *broadcast {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := &broadcast{watchers: map[chan []byte]bool{}}
+	b.add(w)
+	go func() {
+		for resp := range feed {
+			b.send(resp)
+		}
+	}()
+	h.all = append(h.all, b)
+	return b
+}
+
+// startBroadcastEarly starts the feeding goroutine first: by the time add
+// runs, responses may have been sent, and add sends the last one to the
+// new watcher under the hub's lock.
+func (h *hub) startBroadcastEarly(w chan []byte, feed <-chan []byte) *broadcast {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := &broadcast{watchers: map[chan []byte]bool{}}
+	go func() {
+		for resp := range feed {
+			b.send(resp)
+		}
+	}()
+	b.add(w) // want `h.mu held across call of \(\*broadcast\).add, which blocks`
+	h.all = append(h.all, b)
+	return b
+}
