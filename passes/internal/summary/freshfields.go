@@ -58,7 +58,7 @@ func (w *writerIndex) scan() {
 				case *ssa.Store:
 					if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && !builtHere(fn, fa.X) {
 						if f := structField(fa.X.Type(), fa.Field); f != nil {
-							w.stores[f] = append(w.stores[f], fn)
+							w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
 						}
 					} else if !ok {
 						w.wholeStore(fn, instr)
@@ -66,7 +66,7 @@ func (w *writerIndex) scan() {
 				case *ssa.FieldAddr:
 					if !builtHere(fn, instr.X) && addressOut(instr) {
 						if f := structField(instr.X.Type(), instr.Field); f != nil {
-							w.stores[f] = append(w.stores[f], fn)
+							w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
 						}
 					}
 				case ssa.CallInstruction:
@@ -99,7 +99,7 @@ func (w *writerIndex) wholeStore(fn *ssa.Function, st *ssa.Store) {
 	}
 	if s, ok := p.Elem().Underlying().(*types.Struct); ok {
 		for f := range s.Fields() {
-			w.stores[f] = append(w.stores[f], fn)
+			w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
 		}
 	}
 }
@@ -137,6 +137,7 @@ func builtHere(fn *ssa.Function, obj ssa.Value) bool {
 // of returns the functions of the package that write field f, directly or
 // through the functions of the package they call.
 func (w *writerIndex) of(f *types.Var) map[*ssa.Function]bool {
+	f = f.Origin() // a field of an instantiated generic struct is its declaration's
 	if ws, ok := w.byField[f]; ok {
 		return ws
 	}

@@ -304,7 +304,7 @@ func (r *resultZeros) tested(f *types.Var) bool {
 			}
 		}
 	}
-	return r.tests[f]
+	return r.tests[f.Origin()]
 }
 
 // testedFields records the fields whose loads the branch condition v is
@@ -317,7 +317,7 @@ func testedFields(v ssa.Value, into map[*types.Var]bool, depth int) {
 	case *ssa.UnOp:
 		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
 			if f := structField(fa.X.Type(), fa.Field); f != nil {
-				into[f] = true
+				into[f.Origin()] = true
 			}
 			return
 		}
