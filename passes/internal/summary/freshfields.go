@@ -22,8 +22,10 @@ import (
 
 // A writerIndex answers, for one package, which of its functions write a
 // field of an object they are handed: a store into an object the function
-// allocates itself builds that object and does not count. One scan of the package, on first use, records each field's
-// direct writers and who calls (or makes, for a closure) each function;
+// allocates itself builds that object and does not count. One scan of the
+// package, on first use, records each field's direct writers (stores, whole
+// structs stored through a pointer, addresses handed on) and who calls (or
+// makes, for a closure) each function;
 // a field's writers are then its direct writers and, transitively, their
 // callers. It is built with the package's analysis and queried while it
 // and the analyzers that use its Result run, one at a time (Of).
@@ -58,7 +60,7 @@ func (w *writerIndex) scan() {
 				case *ssa.Store:
 					if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && !builtHere(fn, fa.X) {
 						if f := structField(fa.X.Type(), fa.Field); f != nil {
-							w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
+							w.record(f, fn)
 						}
 					} else if !ok {
 						w.wholeStore(fn, instr)
@@ -66,7 +68,7 @@ func (w *writerIndex) scan() {
 				case *ssa.FieldAddr:
 					if !builtHere(fn, instr.X) && addressOut(instr) {
 						if f := structField(instr.X.Type(), instr.Field); f != nil {
-							w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
+							w.record(f, fn)
 						}
 					}
 				case ssa.CallInstruction:
@@ -81,6 +83,12 @@ func (w *writerIndex) scan() {
 			}
 		}
 	}
+}
+
+// record notes that fn writes field f, under the field's declaration (a
+// field of an instantiated generic struct is another types.Var).
+func (w *writerIndex) record(f *types.Var, fn *ssa.Function) {
+	w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
 }
 
 // wholeStore records the store of a whole struct through a pointer (*t =
@@ -99,7 +107,7 @@ func (w *writerIndex) wholeStore(fn *ssa.Function, st *ssa.Store) {
 	}
 	if s, ok := p.Elem().Underlying().(*types.Struct); ok {
 		for f := range s.Fields() {
-			w.stores[f.Origin()] = append(w.stores[f.Origin()], fn)
+			w.record(f, fn)
 		}
 	}
 }
@@ -137,7 +145,7 @@ func builtHere(fn *ssa.Function, obj ssa.Value) bool {
 // of returns the functions of the package that write field f, directly or
 // through the functions of the package they call.
 func (w *writerIndex) of(f *types.Var) map[*ssa.Function]bool {
-	f = f.Origin() // a field of an instantiated generic struct is its declaration's
+	f = f.Origin() // as record keys it
 	if ws, ok := w.byField[f]; ok {
 		return ws
 	}

@@ -71,8 +71,9 @@ func (r *resultZeros) of(g *ssa.Function, index int, name string) *zeroResult {
 	}
 	at := judged{writers: r.writers, exits: r.exits, zeros: r}
 	var unless [][]lockstate.Cond
+	guards := r.guards(g)
 	for _, rv := range returned(g, index) {
-		when := r.guards(g).when(rv.Block())
+		when := guards.when(rv.Block())
 		u, ok := objectZero(g, at, rv.val, name, true)
 		if !ok {
 			if len(when) == 0 {
@@ -335,18 +336,12 @@ func testedFields(v ssa.Value, into map[*types.Var]bool, depth int) {
 // a call's result, keptZero also rules out the calls of fn handed the
 // object.
 func objectZero(fn *ssa.Function, at judged, v ssa.Value, name string, handed bool) (unless [][]lockstate.Cond, ok bool) {
-	var aliases []ssa.Value // the object and the loads of its variable
 	v = stripConv(v)
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
 		// The object held in a variable set once (captured by the
 		// goroutine it starts later, say).
 		if cell, ok := u.X.(*ssa.Alloc); ok {
-			v = frozenCell(cell)
-			for _, ref := range *cell.Referrers() {
-				if load, ok := ref.(*ssa.UnOp); ok && load.Op == token.MUL {
-					aliases = append(aliases, load)
-				}
-			}
+			v = frozenCell(cell) // heldIn adds its loads
 		}
 	}
 	var typ types.Type
@@ -367,8 +362,7 @@ func objectZero(fn *ssa.Function, at judged, v ssa.Value, name string, handed bo
 		}
 		typ, sealed, handed = obj.Type(), true, true
 	}
-	aliases = append(aliases, v)
-	aliases, cells, ok := heldIn(fn, aliases)
+	aliases, cells, ok := heldIn(fn, []ssa.Value{v}) // the object and the loads of its variables
 	if !ok {
 		return nil, false
 	}
